@@ -1,0 +1,1 @@
+"""divkg: a knowledge graph of classical Chinese divination manuals."""
