@@ -7,6 +7,7 @@ and the default is named beside it. Charts record the variant they used.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from kg.ganzhi import Branch, Stem
 
@@ -58,3 +59,174 @@ NOBLE_TABLES: dict[str, NobleTable] = {
 """天乙貴人 variants (notes/liuyao-tables.md §4.14, notes/liuren-algorithm.md §4.8). Default: A."""
 
 DEFAULT_NOBLE_TABLE = "A"
+
+
+# ── the other 神煞 (notes/liuyao-tables.md §4.14) ────────────────────────────────────────────
+
+
+class Basis(StrEnum):
+    """What a 神煞 table is looked up by."""
+
+    STEM = "stem"
+    """日干 (or 年干 when the chart's ``shensha_base`` is the year)."""
+    GROUP = "group"
+    """The 三合 group of 日支 (or 年支 when ``shensha_base`` is the year)."""
+    MONTH = "month"
+    """月建, the month branch."""
+    YEAR = "year"
+    """年支, the year branch, whatever the base (天喜 C)."""
+
+
+Star = Stem | Branch
+"""A 神煞 falls on a branch, or (天德, 月德 and their 合) on a stem, matched through the 納甲 stem."""
+
+
+@dataclass(frozen=True)
+class StarTable:
+    """One 神煞 table: the star's branch (or stem) for each key of its basis.
+
+    ``values`` is indexed by the key: by ``Stem`` (10 entries) for ``Basis.STEM``, by ``Branch``
+    (12 entries, 子 … 亥) otherwise. ``None`` means the star does not exist for that key.
+    """
+
+    name: str
+    slug: str
+    basis: Basis
+    rule: str
+    source: str
+    values: tuple[Star | None, ...]
+    verse: str | None = None
+
+    def at(self, key: Stem | Branch) -> Star | None:
+        return self.values[key]
+
+
+def _star(char: str) -> Star | None:
+    if char == "–":
+        return None
+    return Stem.from_char(char) if char in "甲乙丙丁戊己庚辛壬癸" else Branch.from_char(char)
+
+
+def _by_stem(text: str) -> tuple[Star | None, ...]:
+    """'寅 卯 …' for 甲 … 癸."""
+    values = tuple(_star(c) for c in text.split())
+    assert len(values) == 10
+    return values
+
+
+def _by_month(text: str) -> tuple[Star | None, ...]:
+    """'戌 戌 …' for the months 寅 卯 … 子 丑 (the order the almanacs list them), re-indexed 子 … 亥."""
+    listed = [_star(c) for c in text.split()]
+    assert len(listed) == 12
+    return tuple(listed[(b - Branch.YIN) % 12] for b in Branch)
+
+
+def _by_branch(text: str) -> tuple[Star | None, ...]:
+    """'酉 申 …' for the branches 子 … 亥."""
+    values = tuple(_star(c) for c in text.split())
+    assert len(values) == 12
+    return values
+
+
+def _by_group(water: str, fire: str, metal: str, wood: str) -> tuple[Star | None, ...]:
+    """The star of the groups 申子辰, 寅午戌, 巳酉丑, 亥卯未, spread over each group's three branches."""
+    groups = {"申子辰": water, "寅午戌": fire, "巳酉丑": metal, "亥卯未": wood}
+    by_branch = {Branch.from_char(b): _star(v) for frame, v in groups.items() for b in frame}
+    return tuple(by_branch[b] for b in Branch)
+
+
+_NOTES = "notes/liuyao-tables.md §4.14"
+_SHARED = "《卜筮全書》 / 《易林補遺》 tradition, shared with 子平 (《三命通會》, 《淵海子平》)"
+
+LU = StarTable(
+    "祿神", "lushen", Basis.STEM, "the 臨官 branch of the stem",
+    f"{_SHARED}; {_NOTES}", _by_stem("寅 卯 巳 午 巳 午 申 酉 亥 子"),
+)  # fmt: skip
+
+YANG_REN: dict[str, StarTable] = {
+    "A": StarTable(
+        "羊刃", "yangren", Basis.STEM, "祿前一位, every stem forward",
+        f"common 六爻 form; {_NOTES}", _by_stem("卯 辰 午 未 午 未 酉 戌 子 丑"),
+    ),
+    "B": StarTable(
+        "羊刃", "yangren", Basis.STEM, "the 帝旺 branch, yin stems counted backward (陰干逆)",
+        f"divicast '陽刃'; {_NOTES}", _by_stem("卯 寅 午 巳 午 巳 酉 申 子 亥"),
+    ),
+    "C": StarTable(
+        "羊刃", "yangren", Basis.STEM, "yang stems only (祿前一位); yin stems have none",
+        f"Horosa default; {_NOTES}", _by_stem("卯 – 午 – 午 – 酉 – 子 –"),
+    ),
+}  # fmt: skip
+"""羊刃 variants. Default: A."""
+
+DEFAULT_YANG_REN = "A"
+
+WEN_CHANG = StarTable(
+    "文昌", "wenchang", Basis.STEM, "甲巳 乙午 丙戊申 丁己酉 庚亥 辛子 壬寅 癸卯",
+    f"{_SHARED}; {_NOTES}", _by_stem("巳 午 申 酉 申 酉 亥 子 寅 卯"),
+)  # fmt: skip
+
+GROUP_STARS: tuple[StarTable, ...] = (
+    StarTable("驛馬", "yima", Basis.GROUP, "the branch clashing the group's 長生",
+              f"{_SHARED}; {_NOTES}", _by_group("寅", "申", "亥", "巳")),
+    StarTable("桃花", "taohua", Basis.GROUP, "咸池: the 沐浴 branch of the group's element",
+              f"{_SHARED}; {_NOTES}", _by_group("酉", "卯", "午", "子")),
+    StarTable("將星", "jiangxing", Basis.GROUP, "the group's middle (帝旺) branch",
+              f"{_SHARED}; {_NOTES}", _by_group("子", "午", "酉", "卯")),
+    StarTable("華蓋", "huagai", Basis.GROUP, "the group's last (墓) branch",
+              f"{_SHARED}; {_NOTES}", _by_group("辰", "戌", "丑", "未")),
+    StarTable("劫煞", "jiesha", Basis.GROUP, "the 絕 branch of the group's element",
+              f"{_SHARED}; {_NOTES}", _by_group("巳", "亥", "寅", "申")),
+    StarTable("災煞", "zaisha", Basis.GROUP, "the branch clashing the 將星",
+              f"{_SHARED}; {_NOTES}", _by_group("午", "子", "卯", "酉")),
+    StarTable("亡神", "wangshen", Basis.GROUP, "the 臨官 branch of the group's element",
+              f"{_SHARED}; {_NOTES}", _by_group("亥", "巳", "申", "寅")),
+    StarTable("謀星", "mouxing", Basis.GROUP, "the branch clashing the 華蓋",
+              f"{_SHARED}; {_NOTES}", _by_group("戌", "辰", "未", "丑")),
+)  # fmt: skip
+"""神煞 read from the 三合 group of the day branch (六爻) or year branch (八字)."""
+
+TIAN_XI: dict[str, StarTable] = {
+    "A": StarTable(
+        "天喜", "tianxi", Basis.MONTH, "by season: 春戌 夏丑 秋辰 冬未",
+        f"六爻 seasonal form (divicast); {_NOTES}", _by_month("戌 戌 戌 丑 丑 丑 辰 辰 辰 未 未 未"),
+    ),
+    "B": StarTable(
+        "天喜", "tianxi", Basis.MONTH, "monthly, starting from 戌 in 寅 month",
+        f"《協紀辨方書》 (checked in cnlunar); {_NOTES}", _by_month("戌 亥 子 丑 寅 卯 辰 巳 午 未 申 酉"),
+    ),
+    "C": StarTable(
+        "天喜", "tianxi", Basis.YEAR, "by year branch, opposite 紅鸞",
+        f"八字 and 紫微 usage; {_NOTES}", _by_branch("酉 申 未 午 巳 辰 卯 寅 丑 子 亥 戌"),
+    ),
+}  # fmt: skip
+"""天喜 variants. Default: A."""
+
+DEFAULT_TIAN_XI = "A"
+
+MONTH_STARS: tuple[StarTable, ...] = (
+    StarTable("天醫", "tianyi", Basis.MONTH, "月建前一辰, the branch before the month",
+              f"{_NOTES}", _by_month("丑 寅 卯 辰 巳 午 未 申 酉 戌 亥 子")),
+    StarTable("天德", "tiande", Basis.MONTH, "a stem or (坤 申, 乾 亥, 艮 寅, 巽 巳) a branch per month",
+              f"《協紀辨方書》; {_NOTES}", _by_month("丁 申 壬 辛 亥 甲 癸 寅 丙 乙 巳 庚"),
+              "正丁二坤宮，三壬四辛同，五乾六甲上，七癸八艮逢，九丙十居乙，子巽丑庚中"),
+    StarTable("天德合", "tiandehe", Basis.MONTH, "the 合 of 天德 (干合 or 支合)",
+              f"《協紀辨方書》; {_NOTES}", _by_month("壬 巳 丁 丙 寅 己 戊 亥 辛 庚 申 乙")),
+    StarTable("月德", "yuede", Basis.MONTH, "寅午戌丙, 亥卯未甲, 申子辰壬, 巳酉丑庚",
+              f"《協紀辨方書》; {_NOTES}", _by_month("丙 甲 壬 庚 丙 甲 壬 庚 丙 甲 壬 庚")),
+    StarTable("月德合", "yuedehe", Basis.MONTH, "the 干合 of 月德",
+              f"《協紀辨方書》; {_NOTES}", _by_month("辛 己 丁 乙 辛 己 丁 乙 辛 己 丁 乙")),
+)  # fmt: skip
+"""神煞 read from 月建."""
+
+TIAN_SHE: dict[Branch, tuple[Stem, Branch]] = {
+    Branch(m): (Stem.from_char(day[0]), Branch.from_char(day[1]))
+    for season, day in (("寅卯辰", "戊寅"), ("巳午未", "甲午"), ("申酉戌", "戊申"), ("亥子丑", "甲子"))
+    for m in (Branch.from_char(c) for c in season)
+}
+"""天赦日 by month: 春戊寅, 夏甲午, 秋戊申, 冬甲子 (《協紀辨方書》; notes §4.14). A day, not a line."""
+
+
+def is_tian_she(month: Branch, day_stem: Stem, day_branch: Branch) -> bool:
+    """True when the day is the season's 天赦日."""
+    return TIAN_SHE[month] == (day_stem, day_branch)
