@@ -139,6 +139,11 @@ def nearest_term(moment: datetime, jie: bool) -> Term:
     return min(candidates, key=lambda t: abs(t.moment - moment))
 
 
+def next_jie(moment: datetime) -> Term:
+    """The first 節 after ``moment`` (where the month pillar next changes)."""
+    return next(t for t in _terms_near(moment, 0, 2) if t.is_jie and t.moment > moment)
+
+
 def pillars_at(
     moment: datetime, zi_hour_rule: ZiHourRule = ZiHourRule.EARLY
 ) -> tuple[Pillars, CalendarRecord]:
