@@ -1,0 +1,137 @@
+"""十二天將: the twelve generals on the 天盤, led by 天乙貴人.
+
+The 貴人 rides its branch (by day stem, 晝 or 夜, from :data:`kg.shensha.NOBLE_TABLES`) on the
+天盤. If the 地盤 seat under it is in 亥子丑寅卯辰 the generals run forward (順) along the 天盤,
+otherwise (巳午未申酉戌) backward (逆). Verified on all 1,440 plates of the 720-lesson table
+(notes/liuren-algorithm.md §4.7, fixtures/README.md "Doctrine the table follows").
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+from typing import NamedTuple
+
+from kg.errors import InputError
+from kg.ganzhi import Branch, Stem
+from kg.shensha import DEFAULT_NOBLE_TABLE, NOBLE_TABLES
+
+
+class General(IntEnum):
+    """十二天將 in their order from the 貴人 (《六壬大全》 卷一 "十二天將")."""
+
+    GUIREN = 0
+    TENGSHE = 1
+    ZHUQUE = 2
+    LIUHE = 3
+    GOUCHEN = 4
+    QINGLONG = 5
+    TIANKONG = 6
+    BAIHU = 7
+    TAICHANG = 8
+    XUANWU = 9
+    TAIYIN = 10
+    TIANHOU = 11
+
+    @property
+    def char(self) -> str:
+        return (
+            "貴人",
+            "螣蛇",
+            "朱雀",
+            "六合",
+            "勾陳",
+            "青龍",
+            "天空",
+            "白虎",
+            "太常",
+            "玄武",
+            "太陰",
+            "天后",
+        )[self]
+
+    @property
+    def short(self) -> str:
+        """One-character abbreviation used in printed 課式 (貴 蛇 雀 合 勾 龍 空 虎 常 玄 陰 后)."""
+        return "貴蛇雀合勾龍空虎常玄陰后"[self]
+
+    @property
+    def slug(self) -> str:
+        return self.name.lower()
+
+
+GENERALS: tuple[General, ...] = tuple(General)
+
+
+class DayNight(StrEnum):
+    """晝 or 夜: which 貴人 (陽貴 or 陰貴) leads the generals."""
+
+    DAY = "晝"
+    NIGHT = "夜"
+
+
+class DayNightRule(StrEnum):
+    """How a chart decides 晝/夜 (the 720 table prints both; the books do not decide this)."""
+
+    HOURS = "hours"
+    """占時 卯辰巳午未申 = 晝, 酉戌亥子丑寅 = 夜 (every implementation, notes §4.8)."""
+    DAY = "day"
+    """Always 晝 (the querent's choice, e.g. by observed sunrise and sunset)."""
+    NIGHT = "night"
+    """Always 夜."""
+
+
+FORWARD_SEATS: frozenset[int] = frozenset((11, 0, 1, 2, 3, 4))
+"""地盤 seats 亥子丑寅卯辰: a 貴人 seated here leads the generals 順; elsewhere 逆."""
+
+
+def day_or_night(rule: DayNightRule, hour: Branch | None) -> DayNight | None:
+    """晝/夜 under ``rule``; None when the rule needs the 占時 and it is unknown."""
+    if rule is DayNightRule.DAY:
+        return DayNight.DAY
+    if rule is DayNightRule.NIGHT:
+        return DayNight.NIGHT
+    if hour is None:
+        return None
+    return DayNight.DAY if 3 <= hour <= 8 else DayNight.NIGHT
+
+
+def noble_table(name: str) -> tuple[tuple[Branch, Branch], ...]:
+    """The (晝, 夜) 貴人 of each stem in the named table of :data:`kg.shensha.NOBLE_TABLES`."""
+    table = NOBLE_TABLES.get(name)
+    if table is None:
+        raise InputError(f"unknown 貴人 table {name!r}: expected one of {', '.join(NOBLE_TABLES)}")
+    return table.day_night
+
+
+class Procession(NamedTuple):
+    """The generals of one plate (晝 or 夜): where the 貴人 rides and sits, and the direction."""
+
+    noble: Branch
+    """The 天盤 branch the 貴人 rides."""
+    seat: Branch
+    """The 地盤 branch under the 貴人."""
+    forward: bool
+    """順 (True) or 逆 (False)."""
+    by_heaven: tuple[General, ...]
+    """The general riding each 天盤 branch 子 … 亥."""
+
+
+def _procession(noble: int, shift: int) -> Procession:
+    seat = (noble - shift) % 12
+    step = 1 if seat in FORWARD_SEATS else -1
+    by_heaven = [General.GUIREN] * 12
+    for k in range(12):
+        by_heaven[(noble + step * k) % 12] = GENERALS[k]
+    return Procession(Branch(noble), Branch(seat), step == 1, tuple(by_heaven))
+
+
+PROCESSIONS: tuple[tuple[Procession, ...], ...] = tuple(
+    tuple(_procession(noble, shift) for shift in range(12)) for noble in range(12)
+)
+"""Every procession, ``PROCESSIONS[noble][shift]``: 144 plates, computed once."""
+
+
+def processions(stem: Stem, shift: int, table: str = DEFAULT_NOBLE_TABLE) -> tuple[Procession, Procession]:
+    """The 晝 and 夜 processions for a day stem on a plate."""
+    day, night = noble_table(table)[stem]
+    return PROCESSIONS[day][shift], PROCESSIONS[night][shift]
