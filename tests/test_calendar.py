@@ -1,0 +1,49 @@
+"""Calendar edge cases (notes/liuyao-tables.md §5), through kg.calendar and the 六爻 entry point."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from kg.calendar import BEIJING, ZiHourRule, parse_moment, pillars_at
+from kg.liuyao.chart import chart_from_inputs
+
+
+def _pillars(text: str, rule: ZiHourRule = ZiHourRule.EARLY) -> list[str]:
+    pillars, _ = pillars_at(parse_moment(text), rule)
+    return [p.name for p in (pillars.year, pillars.month, pillars.day, pillars.hour) if p is not None]
+
+
+def test_li_chun_2024_to_the_minute() -> None:
+    assert _pillars("2024-02-04T16:26")[:2] == ["癸卯", "乙丑"]
+    assert _pillars("2024-02-04T16:28")[:2] == ["甲辰", "丙寅"]
+
+
+def test_before_li_chun_2025() -> None:
+    assert _pillars("2025-02-03T12:00")[:2] == ["甲辰", "丁丑"]
+
+
+def test_zi_hour_rules() -> None:
+    early = _pillars("2024-02-04T23:30", ZiHourRule.EARLY)
+    late = _pillars("2024-02-04T23:30", ZiHourRule.LATE)
+    assert (early[2], early[3]) == ("己亥", "甲子")
+    assert (late[2], late[3]) == ("戊戌", "甲子")
+
+
+def test_near_jie_is_flagged() -> None:
+    chart = chart_from_inputs("2024-02-04T16:26:30", None, "7 7 7 7 7 7", None, None, None)
+    assert chart.calendar.near_jie
+    assert chart.calendar.nearest_jie is not None and chart.calendar.nearest_jie.name == "立春"
+    far = chart_from_inputs("2024-02-04T12:00", None, "7 7 7 7 7 7", None, None, None)
+    assert not far.calendar.near_jie
+
+
+def test_other_time_zone_is_converted() -> None:
+    """2024-02-04 10:28 in Paris (UTC+1) is 17:28 Beijing time, after 立春: 甲辰 丙寅."""
+    assert _pillars("2024-02-04T10:28+01:00")[:2] == ["甲辰", "丙寅"]
+    assert _pillars("2024-02-04T09:26+01:00")[:2] == ["癸卯", "乙丑"]
+    moment = parse_moment("2024-02-04T10:28+01:00")
+    assert moment.astimezone(BEIJING) == datetime(2024, 2, 4, 17, 28, tzinfo=timezone(timedelta(hours=8)))
+
+
+def test_moment_without_offset_is_beijing() -> None:
+    assert parse_moment("2070-02-27T12:00").utcoffset() == timedelta(hours=8)
