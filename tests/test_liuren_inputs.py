@@ -1,0 +1,125 @@
+"""Chart inputs: invariance over (月將, 占時), the 月將 change at the 中氣, validation, views."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kg.errors import InputError
+from kg.ganzhi import Branch, GanZhi
+from kg.liuren import (
+    DayNight,
+    DayNightRule,
+    Options,
+    chart_from_inputs,
+    chart_to_json,
+    parse_month_general,
+    render,
+)
+
+
+@pytest.mark.parametrize("index", range(60))
+def test_transmissions_depend_only_on_day_and_ju(index: int) -> None:
+    """The 12 (月將, 占時) pairs of one 局 give the same 四課 and 三傳 (fixtures/README.md)."""
+    day = GanZhi.from_index(index).name
+    by_ju: dict[int, set[tuple[str, str]]] = {}
+    for general in "子丑寅卯辰巳午未申酉戌亥":
+        for hour in "子丑寅卯辰巳午未申酉戌亥":
+            chart = chart_from_inputs(day=day, hour=hour, general=general)
+            key = (
+                " ".join(f"{ls.upper.char}{ls.lower.char}" for ls in chart.lessons),
+                "".join(b.char for b in chart.derivation.branches) + chart.derivation.method.char,
+            )
+            by_ju.setdefault(chart.ju, set()).add(key)
+    assert sorted(by_ju) == list(range(1, 13))
+    assert all(len(keys) == 1 for keys in by_ju.values())
+    for ju, keys in by_ju.items():
+        by_number = chart_from_inputs(day=day, ju=ju)
+        assert (
+            "".join(b.char for b in by_number.derivation.branches) + by_number.derivation.method.char
+            == next(iter(keys))[1]
+        )
+
+
+@pytest.mark.parametrize(
+    ("moment", "general", "ju"),
+    [("2024-03-20T11:00", "亥", 8), ("2024-03-20T11:07", "戌", 9), ("2024-03-20T12:00", "戌", 9)],
+)
+def test_month_general_changes_at_chunfen(moment: str, general: str, ju: int) -> None:
+    """notes §4.2: 2024-03-20 is a 癸未 day, 春分 at 11:06:25; 午時 with 戌 is 第9局."""
+    chart = chart_from_inputs(moment)
+    assert chart.day.name == "癸未"
+    assert chart.hour is Branch.WU
+    assert chart.month_general is not None and chart.month_general.branch.char == general
+    assert chart.ju == ju
+    assert chart.zhongqi is not None and chart.zhongqi.name == ("雨水" if general == "亥" else "春分")
+    assert chart.month is Branch.MAO  # 卯月 (驚蟄–清明)
+    assert chart.day_night is DayNight.DAY
+
+
+def test_explicit_inputs_agree_with_the_moment() -> None:
+    by_moment = chart_from_inputs("2024-03-20T12:00")
+    by_name = chart_from_inputs(day="癸未", hour="午", general="河魁")
+    assert by_name.ju == 9 and by_name.month_general == by_moment.month_general
+    assert by_name.derivation == by_moment.derivation
+    assert by_name.seats[0]._replace(state=None) == by_moment.seats[0]._replace(state=None)
+    assert parse_month_general("神后").branch is Branch.ZI
+
+
+def test_ju_with_one_of_hour_or_general_fills_the_other() -> None:
+    chart = chart_from_inputs(day="癸未", ju=9, hour="午")
+    assert chart.month_general is not None and chart.month_general.branch is Branch.XU
+    chart = chart_from_inputs(day="癸未", ju=9, general="戌")
+    assert chart.hour is Branch.WU
+
+
+def test_ju_alone_leaves_general_and_hour_unknown() -> None:
+    chart = chart_from_inputs(day="癸未", ju=9)
+    assert chart.month_general is None and chart.hour is None and chart.day_night is None
+    assert all(s.general is None for s in chart.seats)
+    fixed = chart_from_inputs(day="癸未", ju=9, options=Options(day_night_rule=DayNightRule.NIGHT))
+    assert fixed.day_night is DayNight.NIGHT and fixed.seats[0].general == fixed.seats[0].night_general
+
+
+def test_birth_and_walking_year_uppers() -> None:
+    chart = chart_from_inputs(day="癸未", ju=9, birth="甲子", walking_year="寅")
+    assert chart.birth is not None and (chart.birth.branch.char, chart.birth.upper.char) == ("子", "辰")
+    assert chart.walking_year is not None and chart.walking_year.upper.char == "午"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        ({"day": "甲丑", "ju": 1}, "甲丑"),
+        ({"day": "癸未", "hour": "午", "general": "天馬"}, "月將"),
+        ({"day": "癸未", "ju": 0}, "局"),
+        ({"day": "癸未", "ju": 13}, "局"),
+        ({"day": "癸未", "hour": "午"}, "月將"),
+        ({"day": "癸未"}, "missing"),
+        ({"hour": "午", "general": "戌"}, "missing"),
+        ({"day": "癸未", "hour": "午", "general": "戌", "ju": 3}, "conflicting"),
+        ({"moment": "2024-03-20T12:00", "day": "癸未"}, "conflicting"),
+        ({"moment": "2024-13-20T12:00"}, "ISO"),
+        ({"day": "癸未", "hour": "X", "general": "戌"}, "branch"),
+    ],
+)
+def test_bad_input_names_the_problem(kwargs: dict[str, object], needle: str) -> None:
+    with pytest.raises(InputError, match=needle):
+        chart_from_inputs(**kwargs)  # type: ignore[arg-type]
+
+
+def test_unknown_noble_table() -> None:
+    with pytest.raises(InputError, match="貴人"):
+        Options(noble_table="Z")
+
+
+def test_views() -> None:
+    chart = chart_from_inputs("2024-03-20T12:00", birth="子")
+    text = render(chart)
+    assert "第9局" in text and "河魁" in text and "旬空 申酉" in text and "春分" in text
+    data = json.loads(json.dumps(chart_to_json(chart), ensure_ascii=False))
+    assert data["ju"] == 9 and [t["stem"] for t in data["transmissions"]] == [None, "丁", "辛"]
+    assert len(data["plate"]) == 12 and data["plate"][5]["heaven"] == "酉" and data["plate"][5]["void"]
+    assert data["calendar"]["zhongqi"]["name"] == "春分"
+    assert "第7局" in render(chart_from_inputs(day="戊辰", ju=7))
