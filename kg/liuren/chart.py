@@ -223,6 +223,10 @@ class Chart:
 
 
 _RELATIVES: tuple[Relative, ...] = tuple(Relative)
+_STATES: tuple[tuple[SeasonalState, ...], ...] = tuple(
+    tuple(seasonal_state(b.element, month) for b in BRANCHES) for month in BRANCHES
+)
+"""旺相休囚死 of each branch (``[month][branch]``), from :func:`kg.ganzhi.seasonal_state`."""
 
 
 def build_chart(
@@ -250,6 +254,7 @@ def build_chart(
     head = (branch - stem) % 12
     void_a, void_b = (head + 10) % 12, (head + 11) % 12
 
+    states = None if month is None else _STATES[month]
     seats = []
     for earth in range(12):
         heaven = (earth + shift) % 12
@@ -264,7 +269,7 @@ def build_chart(
                 RANK[heaven],
                 heaven in (void_a, void_b),
                 earth in (void_a, void_b),
-                None if month is None else seasonal_state(BRANCHES[heaven].element, month),
+                None if states is None else states[heaven],
             )
         )
 
