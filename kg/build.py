@@ -1,0 +1,285 @@
+"""``kg build``: ontology + corpus + rules → ``build/kg.nq`` (named graphs) and ``build/kg.ttl``.
+
+Output is deterministic (sorted N-Quads, no blank nodes) and written atomically: everything is
+compiled and serialised in memory first, then each file is written to a temporary name and
+renamed, so a failed build leaves the previous one intact.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from rdflib import Dataset, Graph, Literal, URIRef
+from rdflib.namespace import RDF, RDFS, SKOS, XSD
+
+from kg.compile import CompiledRule, RuleCompiler, template_id
+from kg.corpus import ROOT, Segment, works
+from kg.liuyao.hexagrams import HEXAGRAMS
+from kg.vocabulary import DK, PREFIXES, concept, vocabulary
+
+BUILD = ROOT / "build"
+PROV = "http://www.w3.org/ns/prov#"
+OA = "http://www.w3.org/ns/oa#"
+DCT = "http://purl.org/dc/terms/"
+GRAPHS = {name: URIRef(f"{DK}graph/{name}") for name in ("ontology", "corpus", "rules")}
+SYSTEMS = {"liuyao": DK.LiuYao, "liuren": DK.LiuRen}
+
+
+def _u(base: str, local: str) -> URIRef:
+    return URIRef(base + local)
+
+
+def src(local: str) -> URIRef:
+    return URIRef(f"{PREFIXES['src']}{local}")
+
+
+def doctrine_graph() -> Graph:
+    """Facts of concepts computed by the doctrine tables (kg/ganzhi.py, kg/liuyao/hexagrams.py)."""
+    from kg.ganzhi import Branch, Stem
+
+    g = Graph()
+    for s in Stem:
+        g.add((concept("stem", s.slug), DK.element, concept("el", s.element.slug)))
+        g.add((concept("stem", s.slug), DK.yinYang, concept("yy", "yang" if s.is_yang else "yin")))
+    for b in Branch:
+        g.add((concept("br", b.slug), DK.element, concept("el", b.element.slug)))
+        g.add((concept("br", b.slug), DK.yinYang, concept("yy", "yang" if b.is_yang else "yin")))
+    for h in HEXAGRAMS:
+        node = concept("hex", h.code)
+        g.add((node, DK.palace, concept("pal", h.palace.slug)))
+        g.add((node, DK.palaceElement, concept("el", h.palace_element.slug)))
+        g.add((node, DK.generation, concept("gen", h.generation.slug)))
+        g.add((node, DK.shiPosition, Literal(h.shi)))
+        g.add((node, DK.yingPosition, Literal(h.ying)))
+        g.add((node, DK.innerTrigram, concept("tri", h.inner.slug)))
+        g.add((node, DK.outerTrigram, concept("tri", h.outer.slug)))
+        for flag, cls in ((h.is_liu_chong, "liuchong"), (h.is_liu_he, "liuhe"), (h.is_pure, "bachun")):
+            if flag:
+                g.add((node, DK.hexClass, concept("hexclass", cls)))
+        if h.is_wandering:
+            g.add((node, DK.hexClass, concept("hexclass", "youhun")))
+        if h.is_returning:
+            g.add((node, DK.hexClass, concept("hexclass", "guihun")))
+    return g
+
+
+def corpus_graph() -> Graph:
+    g = Graph()
+    for w in works().values():
+        node = src(w.id)
+        g.add((node, RDF.type, DK.Work))
+        g.add((node, _u(DCT, "title"), Literal(w.title, lang="zh-Hant")))
+        g.add((node, _u(DCT, "title"), Literal(w.title_en, lang="en")))
+        g.add((node, DK.urn, Literal(w.urn_prefix, datatype=XSD.anyURI)))
+        for prop, value in (
+            (DK.responsibility, w.responsibility),
+            (DK.dynasty, w.dynasty),
+            (DK.part, w.part),
+            (DK.citation, w.citation),
+        ):
+            g.add((node, prop, Literal(value, lang="zh-Hant")))
+        g.add((node, _u(DCT, "date"), Literal(w.date)))
+        g.add((node, DK.witness, Literal(w.witness)))
+        g.add((node, DK.system, SYSTEMS[w.system]))
+        g.add((node, DK.sourceFile, Literal(f"corpus/sources/{w.source}")))
+        g.add((node, DK.originalFile, Literal(w.original_file)))
+        g.add((node, DK.sha256, Literal(w.sha256)))
+        g.add((node, DK.heading, Literal(w.heading, lang="ko")))
+        for i, s in enumerate(w.sections, 1):
+            section = src(f"{w.id}/section/{i}")
+            g.add((section, RDF.type, DK.Section))
+            g.add((section, DK.work, node))
+            g.add((section, DK.heading, Literal(s.heading, lang="zh-Hant")))
+            g.add((section, DK.topic, vocabulary().topic(s.topic)))
+            g.add((section, DK.firstParagraph, Literal(s.first)))
+            g.add((section, DK.lastParagraph, Literal(s.last)))
+        for p in w.paragraphs.values():
+            para = src(f"{w.id}/zh/{p.number}")
+            korean = src(f"{w.id}/ko/{p.number}")
+            section = src(f"{w.id}/section/{w.sections.index(p.section) + 1}")
+            _passage(g, para, DK.Paragraph, p.text, p.start, p.urn, "zh-Hant")
+            g.add((para, DK.work, node))
+            g.add((para, DK.paragraphNumber, Literal(p.number)))
+            g.add((para, DK.section, section))
+            g.add((para, DK.koreanRendering, korean))
+            _passage(g, korean, DK.KoreanRendering, p.korean, p.korean_start, p.korean_urn, "ko")
+            g.add((korean, DK.work, node))
+            g.add((korean, DK.paragraphNumber, Literal(p.number)))
+            for order, segment in enumerate(p.segments, 1):
+                _segment(g, segment, para, order)
+    return g
+
+
+def _passage(g: Graph, node: URIRef, cls: URIRef, text: str, start: int, urn: str, lang: str) -> None:
+    g.add((node, RDF.type, cls))
+    g.add((node, DK.text, Literal(text, lang=lang)))
+    g.add((node, DK.start, Literal(start)))
+    g.add((node, DK.end, Literal(start + len(text))))
+    g.add((node, DK.urn, Literal(urn, datatype=XSD.anyURI)))
+
+
+def segment_iri(segment: Segment) -> URIRef:
+    return src(segment.local_id)
+
+
+def _segment(g: Graph, segment: Segment, parent: URIRef, order: int) -> None:
+    node = segment_iri(segment)
+    _passage(g, node, DK.Sentence if segment.kind == "sentence" else DK.Note, segment.text, segment.start, segment.urn, "zh-Hant")
+    g.add((node, _u(DCT, "isPartOf"), parent))
+    g.add((node, DK.paragraph, src(f"{segment.work}/zh/{segment.paragraph}")))
+    g.add((node, DK.segmentPath, Literal(".".join(map(str, segment.path)))))
+    g.add((node, DK.order, Literal(order)))
+    if segment.annotates is not None:
+        target = src(f"{segment.work}/zh/{segment.paragraph}/" + "/".join(map(str, segment.annotates)))
+        g.add((node, DK.annotates, target))
+    for i, child in enumerate(segment.children, 1):
+        _segment(g, child, node, i)
+
+
+def rules_graph(rules: list[CompiledRule]) -> Graph:
+    g = Graph()
+    for rule in rules:
+        _rule(g, rule)
+    return g
+
+
+def _rule(g: Graph, rule: CompiledRule) -> None:
+    from kg.compile import KINDS
+
+    node = rule.iri
+    g.add((node, RDF.type, KINDS[rule.kind]))
+    g.add((node, RDF.type, DK.Rule))
+    g.add((node, DK.ruleId, Literal(rule.id)))
+    g.add((node, DK.topic, rule.topic))
+    g.add((node, DK.work, src(rule.work)))
+    g.add((node, RDFS.label, Literal(rule.quotes[0].text, lang="zh-Hant")))
+    for i, quote in enumerate(rule.quotes, 1):
+        for segment in quote.segments:
+            g.add((node, _u(PROV, "wasDerivedFrom"), segment_iri(segment)))
+        anchor = URIRef(f"{node}/anchor/{i}")
+        g.add((node, DK.anchor, anchor))
+        g.add((anchor, RDF.type, _u(OA, "SpecificResource")))
+        g.add((anchor, _u(OA, "hasSource"), src(rule.work)))
+        g.add((anchor, DK.paragraph, src(f"{rule.work}/zh/{quote.paragraph}")))
+        g.add((anchor, DK.order, Literal(i)))
+        selector = URIRef(f"{anchor}/quote")
+        g.add((anchor, _u(OA, "hasSelector"), selector))
+        g.add((selector, RDF.type, _u(OA, "TextQuoteSelector")))
+        g.add((selector, _u(OA, "exact"), Literal(quote.text)))
+        g.add((selector, _u(OA, "prefix"), Literal(quote.prefix)))
+        g.add((selector, _u(OA, "suffix"), Literal(quote.suffix)))
+        position = URIRef(f"{anchor}/position")
+        g.add((anchor, _u(OA, "hasSelector"), position))
+        g.add((position, RDF.type, _u(OA, "TextPositionSelector")))
+        g.add((position, _u(OA, "start"), Literal(quote.start)))
+        g.add((position, _u(OA, "end"), Literal(quote.end)))
+    outcome = URIRef(f"{node}/outcome")
+    g.add((node, DK.outcome, outcome))
+    g.add((outcome, RDF.type, DK.Outcome))
+    if rule.polarity is not None:
+        g.add((outcome, DK.polarity, rule.polarity))
+    if rule.wording:
+        g.add((outcome, DK.wording, Literal(rule.wording, lang="zh-Hant")))
+    g.add((outcome, DK.gloss, Literal(rule.gloss, lang="en")))
+    for p in rule.parameters:
+        param = URIRef(f"{outcome}/{p.name}")
+        g.add((outcome, DK.parameter, param))
+        g.add((param, DK.name, Literal(p.name)))
+        g.add((param, DK.variable, Literal(p.variable)))
+        g.add((param, DK.property, p.fact.iri))
+    if rule.query:
+        g.add((node, DK.query, Literal(rule.query)))
+        g.add((node, DK.conditionText, Literal(rule.conditions)))
+        template = URIRef(f"{DK}template/{template_id(rule.template)}")
+        g.add((node, DK.template, template))
+        g.add((template, DK.query, Literal(rule.template)))
+        g.add((node, DK.templateArguments, Literal(" ".join(rule.arguments))))
+        for v in rule.variables:
+            g.add((node, DK.variable, Literal(v)))
+        for key in rule.requires:
+            g.add((node, DK.requires, Literal(key)))
+    if rule.construct:
+        g.add((node, DK.construct, Literal(rule.construct)))
+        for a in rule.asserts:
+            g.add((node, DK.asserts, Literal(a)))
+    for iri in rule.mentions:
+        g.add((node, DK.mentions, iri))
+    if rule.overrides:
+        g.add((node, DK.overrides, URIRef(f"{DK}rule/{rule.overrides}")))
+    if rule.reason is not None:
+        g.add((node, DK.reason, rule.reason))
+    if rule.note:
+        g.add((node, DK.note, Literal(rule.note, lang="en")))
+    if rule.generalised:
+        g.add((node, DK.generalised, Literal(True)))
+    if rule.case_of:
+        g.add((node, DK.caseOf, Literal(rule.case_of)))
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    quads: int
+    rules: int
+    files: tuple[Path, ...]
+
+
+def dataset(rules: list[CompiledRule] | None = None) -> Dataset:
+    """The whole knowledge graph as a dataset of three named graphs."""
+    rules = RuleCompiler().compile_all() if rules is None else rules
+    ds = Dataset()
+    for prefix, iri in PREFIXES.items():
+        ds.bind(prefix, iri)
+    parts = {
+        "ontology": vocabulary().graph + doctrine_graph(),
+        "corpus": corpus_graph(),
+        "rules": rules_graph(rules),
+    }
+    for name, graph in parts.items():
+        target = ds.graph(GRAPHS[name])
+        for triple in graph:
+            target.add(triple)
+    return ds
+
+
+def _nquads(ds: Dataset) -> str:
+    lines = ds.serialize(format="nquads").splitlines()
+    return "\n".join(sorted(line for line in lines if line.strip())) + "\n"
+
+
+def _turtle(ds: Dataset) -> str:
+    union = Graph()
+    for prefix, iri in PREFIXES.items():
+        union.bind(prefix, iri)
+    union.bind("skos", str(SKOS))
+    for s, p, o, _ in ds.quads():
+        union.add((s, p, o))
+    return union.serialize(format="turtle")
+
+
+def write_atomically(files: dict[Path, str]) -> None:
+    """Write every file to a temporary name, then rename them all into place."""
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for path, text in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            staged.append((Path(tmp), path))
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    finally:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+
+
+def build(out: Path = BUILD) -> BuildResult:
+    rules = RuleCompiler().compile_all()
+    ds = dataset(rules)
+    nq, ttl = _nquads(ds), _turtle(ds)
+    files = {out / "kg.nq": nq, out / "kg.ttl": ttl}
+    write_atomically(files)
+    return BuildResult(nq.count("\n"), len(rules), tuple(files))

@@ -1,0 +1,220 @@
+"""The vocabulary: ontology/*.ttl loaded once, with label lookup and the chart-fact definitions.
+
+Concept schemes carry zh-Hant, ko and en labels; rule files name concepts by any zh-Hant
+label (prefLabel, altLabel or hiddenLabel) or by their slug. The chart-fact vocabulary
+(variable types and facts, see the header of ``ontology/divkg.ttl``) is read from the same
+graph, so the rule compiler refuses anything the ontology does not define.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from rdflib import Graph, Literal, Namespace, URIRef
+from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
+
+from kg.errors import KgError
+
+ONTOLOGY = Path(__file__).resolve().parent.parent / "ontology"
+BASE = "https://w3id.org/divkg/"
+DK = Namespace(BASE)
+CONCEPT = BASE + "concept/"
+SCHEME_NAMESPACES = {
+    "stem": "stem",
+    "br": "branch",
+    "gz": "ganzhi",
+    "el": "element",
+    "rel": "relative",
+    "beast": "beast",
+    "general": "general",
+    "state": "state",
+    "stage": "stage",
+    "yy": "yinyang",
+    "seat": "seat",
+    "dn": "daynight",
+    "dir": "direction",
+    "pillar": "pillar",
+    "half": "half",
+    "pol": "polarity",
+    "status": "status",
+    "reason": "reason",
+    "topic": "topic",
+    "role": "role",
+    "relation": "relation",
+    "change": "change",
+    "hexclass": "hexclass",
+    "gen": "generation",
+    "tri": "trigram",
+    "pal": "palace",
+    "hex": "hexagram",
+    "frame": "framekind",
+    "star": "star",
+    "keti": "keti",
+}
+PREFIXES: dict[str, str] = {
+    "dk": BASE,
+    "rdf": str(RDF),
+    "rdfs": str(RDFS),
+    "xsd": str(XSD),
+    "skos": str(SKOS),
+    "prov": "http://www.w3.org/ns/prov#",
+    "oa": "http://www.w3.org/ns/oa#",
+    "dcterms": "http://purl.org/dc/terms/",
+    "src": BASE + "source/",
+    "rule": BASE + "rule/",
+    "reading": BASE + "reading/",
+    **{prefix: CONCEPT + ns + "/" for prefix, ns in SCHEME_NAMESPACES.items()},
+}
+
+
+def concept(prefix: str, slug: str) -> URIRef:
+    """IRI of a concept, e.g. ``concept("br", "zi")``."""
+    return URIRef(PREFIXES[prefix] + slug)
+
+
+def sparql_prefixes() -> str:
+    return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+
+
+def curie(iri: str) -> str:
+    """Shortest prefixed name for an IRI (``br:zi``), or ``<iri>``."""
+    best = max((p for p, ns in PREFIXES.items() if iri.startswith(ns)), key=lambda p: len(PREFIXES[p]), default=None)
+    if best is None:
+        return f"<{iri}>"
+    local = iri[len(PREFIXES[best]) :]
+    return f"{best}:{local}" if local and all(c.isalnum() or c in "-_" for c in local) else f"<{iri}>"
+
+
+@dataclass(frozen=True)
+class VariableType:
+    """A type a rule variable may have (``line``, ``day``, ``spirit`` …)."""
+
+    name: str
+    bound_by: URIRef
+    entity_class: URIRef
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A chart fact a condition may test (``relative``, ``moving``, ``ke`` …)."""
+
+    name: str
+    iri: URIRef
+    domain: frozenset[URIRef]
+    scheme: URIRef | None
+    datatype: URIRef | None
+    entity_valued: bool
+
+    @property
+    def kind(self) -> str:
+        return "entity" if self.entity_valued else "concept" if self.scheme else "literal"
+
+
+class Vocabulary:
+    """The loaded ontology: labels, schemes, topics and the chart-fact vocabulary."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self._labels: dict[URIRef, dict[str, list[URIRef]]] = {}
+        for c, scheme in graph.subject_objects(SKOS.inScheme):
+            index = self._labels.setdefault(scheme, {})
+            names = {str(c).rsplit("/", 1)[1]}
+            for p in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel):
+                names.update(str(o) for o in graph.objects(c, p) if getattr(o, "language", None) == "zh-Hant")
+            for name in names:
+                index.setdefault(name, []).append(c)
+        self.variable_types = {
+            str(graph.value(t, DK.ruleName)): VariableType(
+                str(graph.value(t, DK.ruleName)), graph.value(t, DK.boundBy), graph.value(t, DK.entityClass)
+            )
+            for t in graph.subjects(RDF.type, DK.VariableType)
+        }
+        self.facts: dict[str, Fact] = {}
+        for p, name in graph.subject_objects(DK.ruleName):
+            if (p, RDF.type, DK.VariableType) in graph:
+                continue
+            self.facts[str(name)] = Fact(
+                str(name),
+                p,
+                frozenset(graph.objects(p, DK.domainIncludes)),
+                graph.value(p, DK.valueScheme),
+                graph.value(p, RDFS.range),
+                bool(graph.value(p, DK.entityValued)),
+            )
+        self._sub = {}
+        for sub, sup in graph.subject_objects(RDFS.subClassOf):
+            self._sub.setdefault(sup, set()).add(sub)
+
+    def subclasses(self, cls: URIRef) -> set[URIRef]:
+        """``cls`` and all its subclasses."""
+        result, todo = {cls}, [cls]
+        while todo:
+            for sub in self._sub.get(todo.pop(), ()):
+                if sub not in result:
+                    result.add(sub)
+                    todo.append(sub)
+        return result
+
+    def resolve(self, scheme: URIRef, label: str) -> URIRef:
+        """The concept of ``scheme`` written ``label`` (a zh-Hant label or a slug)."""
+        found = self._labels.get(scheme, {}).get(label, [])
+        if len(found) == 1:
+            return found[0]
+        scheme_name = self.label(scheme, "en") or curie(scheme)
+        if not found:
+            raise KgError(f"unknown {scheme_name} {label!r}")
+        raise KgError(f"ambiguous {scheme_name} {label!r}: " + ", ".join(curie(c) for c in found))
+
+    def label(self, node: URIRef, lang: str = "zh-Hant") -> str | None:
+        for o in self.graph.objects(node, SKOS.prefLabel):
+            if isinstance(o, Literal) and o.language == lang:
+                return str(o)
+        return None
+
+    def concepts(self, scheme: URIRef) -> list[URIRef]:
+        return sorted(self.graph.subjects(SKOS.inScheme, scheme))
+
+    def broader_closure(self, node: URIRef) -> list[URIRef]:
+        """``node`` and every concept broader than it, nearest first."""
+        result, current = [node], node
+        while (up := self.graph.value(current, SKOS.broader)) is not None:
+            result.append(up)
+            current = up
+        return result
+
+    def topic(self, text: str) -> URIRef:
+        """A topic by label (棟梁), slug (dongliang) or path (家宅/棟梁)."""
+        parts = [p for p in text.strip().split("/") if p]
+        if not parts:
+            raise KgError("empty topic")
+        try:
+            found = self.resolve(DK.TopicScheme, parts[-1])
+        except KgError:
+            known = "、".join(self.label(t) or "" for t in self.concepts(DK.TopicScheme))
+            raise KgError(f"unknown topic {text!r}; known topics: {known}") from None
+        chain = [self.label(t) for t in self.broader_closure(found)]
+        for part in parts[:-1]:
+            if self.resolve(DK.TopicScheme, part) not in self.broader_closure(found):
+                raise KgError(f"topic path {text!r}: {part} is not broader than {parts[-1]} ({' < '.join(chain)})")
+        return found
+
+
+def load_graph() -> Graph:
+    graph = Graph()
+    files = [ONTOLOGY / "divkg.ttl", *sorted((ONTOLOGY / "concepts").glob("*.ttl"))]
+    for path in files:
+        try:
+            graph.parse(path, format="turtle")
+        except Exception as exc:  # rdflib raises several parser exception types
+            raise KgError(f"{path}: not valid Turtle ({exc})") from None
+    return graph
+
+
+@cache
+def vocabulary() -> Vocabulary:
+    return Vocabulary(load_graph())
+
+
+__all__ = ["DK", "OWL", "PREFIXES", "XSD", "Fact", "VariableType", "Vocabulary", "concept", "curie", "vocabulary"]
