@@ -123,3 +123,13 @@ def test_views() -> None:
     assert len(data["plate"]) == 12 and data["plate"][5]["heaven"] == "酉" and data["plate"][5]["void"]
     assert data["calendar"]["zhongqi"]["name"] == "春分"
     assert "第7局" in render(chart_from_inputs(day="戊辰", ju=7))
+
+
+def test_zi_hour_rule_option_moves_the_day() -> None:
+    """23:00–24:00: the day changes at 23:00 by default, at midnight with ZiHourRule.LATE."""
+    from kg.calendar import ZiHourRule
+
+    early = chart_from_inputs("2024-03-20T23:30")
+    late = chart_from_inputs("2024-03-20T23:30", options=Options(zi_hour_rule=ZiHourRule.LATE))
+    assert (early.day.name, late.day.name) == ("甲申", "癸未")
+    assert early.hour is late.hour is Branch.ZI

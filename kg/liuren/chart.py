@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from kg.calendar import CalendarRecord, Pillars, Term, ZiHourRule, parse_moment, pillars_at
 from kg.errors import InputError
 from kg.ganzhi import Branch, GanZhi, SeasonalState, Stem, seasonal_state
 from kg.liuren.four_lessons import BRANCH_EL, STEM_EL, Lesson, four_lessons
 from kg.liuren.generals import DayNight, DayNightRule, General, Procession, day_or_night, processions
+from kg.liuren.keti import Keti, derive_keti
 from kg.liuren.plates import (
     BRANCHES,
     RANK,
@@ -33,9 +34,6 @@ from kg.liuren.plates import (
 from kg.liuren.three_transmissions import DisputedReading, ShehaiVariant, Transmissions, three_transmissions
 from kg.liuyao.six_relatives import Relative
 from kg.shensha import DEFAULT_NOBLE_TABLE, NOBLE_TABLES
-
-if TYPE_CHECKING:
-    from kg.liuren.keti import Keti
 
 
 @dataclass(frozen=True)
@@ -156,8 +154,6 @@ class Chart:
     """課體 derived by the rules of :mod:`kg.liuren.keti`."""
 
     def __post_init__(self) -> None:
-        from kg.liuren.keti import derive_keti
-
         object.__setattr__(self, "keti", derive_keti(self))
 
     @property

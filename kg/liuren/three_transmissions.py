@@ -225,10 +225,10 @@ def _shehai(
     shift: int,
     yang: bool,
     variant: ShehaiVariant,
-    zei: bool | None,
+    zei: bool,
 ) -> tuple[int, SubType]:
-    """涉害 among ``pool`` (``zei``: the candidates are 下賊上; None for 遙克 ties, no depth)."""
-    if variant is ShehaiVariant.KEJING and zei is not None:
+    """涉害 among ``pool`` (``zei``: the candidates are 下賊上, else 上克下)."""
+    if variant is ShehaiVariant.KEJING:
         depths = [_DEPTH[zei][c][shift] for c in pool]
         deepest = max(depths)
         pool = [c for c, d in zip(pool, depths, strict=True) if d == deepest]
@@ -306,12 +306,10 @@ def three_transmissions(
         if len(pool) == 1:
             first = pool[0]
         else:
-            bi = [c for c in pool if c % 2 == stem % 2]
-            if len(bi) == 1:
-                first, subtypes = bi[0], (subtype, SubType.MOYUE)
-            else:
-                first, sub = _shehai(bi or pool, lessons, shift, yang, variant, None)
-                subtypes = (subtype, sub)
+            # 蓦越: keep the one 比 the day stem; over the 720 lessons this never leaves a tie
+            # (notes §4.5), so exactly one is unpacked.
+            (first,) = (c for c in pool if c % 2 == stem % 2)
+            subtypes = (subtype, SubType.MOYUE)
         middle = (first + shift) % 12
         chain = (BRANCHES[first], BRANCHES[middle], BRANCHES[(middle + shift) % 12])
         return Transmissions(chain, Method.YAOKE, subtypes, None, None)
