@@ -127,7 +127,15 @@ def segment_iri(segment: Segment) -> URIRef:
 
 def _segment(g: Graph, segment: Segment, parent: URIRef, order: int) -> None:
     node = segment_iri(segment)
-    _passage(g, node, DK.Sentence if segment.kind == "sentence" else DK.Note, segment.text, segment.start, segment.urn, "zh-Hant")
+    _passage(
+        g,
+        node,
+        DK.Sentence if segment.kind == "sentence" else DK.Note,
+        segment.text,
+        segment.start,
+        segment.urn,
+        "zh-Hant",
+    )
     g.add((node, _u(DCT, "isPartOf"), parent))
     g.add((node, DK.paragraph, src(f"{segment.work}/zh/{segment.paragraph}")))
     g.add((node, DK.segmentPath, Literal(".".join(map(str, segment.path)))))

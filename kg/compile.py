@@ -12,7 +12,7 @@ A rule file names its work and lists rules::
         then: {polarity: 凶, zh: 棟必漏, en: the roof under the ridge-beam will leak}
 
 Conditions are strings ``X.fact value`` (a concept by any zh-Hant label, a number, ``yes``/``no``,
-or ``[a, b]`` for any of several), ``X.fact`` (a boolean fact that holds), ``X.fact Y`` (a relation
+or ``a|b`` for any of several), ``X.fact`` (a boolean fact that holds), ``X.fact Y`` (a relation
 to another variable), ``X != Y``, and the mappings ``{any: [[…], […]]}``, ``{not: […]}`` and
 ``{count: X, type: line, where: […], min: n, max: m}``. ``reading.fact value`` tests the reading
 itself. ``cases`` split one sentence into several rules sharing the conditions. The compiler
@@ -33,7 +33,7 @@ from rdflib import URIRef
 
 from kg.corpus import CORPUS, Paragraph, Segment, work, works
 from kg.errors import KgError
-from kg.vocabulary import DK, Fact, Vocabulary, sparql_prefixes, vocabulary
+from kg.vocabulary import DK, Fact, Vocabulary, curie, sparql_prefixes, vocabulary
 
 RULES = CORPUS / "rules"
 KINDS = {
@@ -160,7 +160,9 @@ class RuleCompiler:
         for path in sorted(directory.glob("*.yaml")):
             for rule in self.compile_file(path):
                 if rule.id in seen:
-                    raise RuleError(f"{path.name}: rule {rule.id}: duplicate rule id (also in {seen[rule.id]})")
+                    raise RuleError(
+                        f"{path.name}: rule {rule.id}: duplicate rule id (also in {seen[rule.id]})"
+                    )
                 seen[rule.id] = path.name
                 rules.append(rule)
         ids = set(seen)
@@ -274,7 +276,9 @@ class RuleCompiler:
 
     # ── provenance ─────────────────────────────────────────────────────────────────────
     def quotes(self, raw: dict, work_id: str) -> list[Quote]:
-        sources = raw.get("source") or [{"para": raw.get("para"), "quote": raw.get("quote"), "at": raw.get("at")}]
+        sources = raw.get("source") or [
+            {"para": raw.get("para"), "quote": raw.get("quote"), "at": raw.get("at")}
+        ]
         if not isinstance(sources, list):
             raise self.fail("'source' must be a list of {para, quote, at}")
         return [self.quote(s.get("para"), s.get("quote"), s.get("at"), work_id) for s in sources]
@@ -282,7 +286,9 @@ class RuleCompiler:
     def quote(self, para, text, at, work_id: str) -> Quote:
         paragraphs = work(work_id).paragraphs
         if not isinstance(para, int) or para not in paragraphs:
-            raise self.fail(f"paragraph {para!r} is not a Chinese paragraph of {work_id} (even numbers 2–{max(paragraphs)})")
+            raise self.fail(
+                f"paragraph {para!r} is not a Chinese paragraph of {work_id} (even numbers 2–{max(paragraphs)})"
+            )
         if not isinstance(text, str) or not text:
             raise self.fail("no quote")
         paragraph = paragraphs[para]
@@ -297,7 +303,9 @@ class RuleCompiler:
             if not hits:
                 raise self.fail(f"quote {text!r} not found in {work_id} ¶{para}{_near(paragraph, text)}")
             if len(hits) > 1:
-                raise self.fail(f"quote {text!r} occurs {len(hits)} times in ¶{para} (offsets {hits}); add 'at'")
+                raise self.fail(
+                    f"quote {text!r} occurs {len(hits)} times in ¶{para} (offsets {hits}); add 'at'"
+                )
             offset = hits[0]
         start = paragraph.start + offset
         end = start + len(text)
@@ -318,7 +326,9 @@ class RuleCompiler:
             if not VAR_NAME.match(str(name)):
                 raise self.fail(f"variable name {name!r} must start with a capital letter")
             if vtype not in self.vocab.variable_types:
-                raise self.fail(f"variable {name}: unknown type {vtype!r}; known: {', '.join(sorted(self.vocab.variable_types))}")
+                raise self.fail(
+                    f"variable {name}: unknown type {vtype!r}; known: {', '.join(sorted(self.vocab.variable_types))}"
+                )
         return {str(k): str(v) for k, v in raw.items()}
 
     def build(self, rule: CompiledRule, variables: dict[str, str], conditions: list) -> _Query:
@@ -334,7 +344,9 @@ class RuleCompiler:
         rule.arguments = tuple(q.arguments)
         rule.requires = q.requires
         rule.mentions |= q.mentions
-        rule.conditions = yaml.safe_dump(conditions, allow_unicode=True, default_flow_style=True, width=1000).strip()
+        rule.conditions = yaml.safe_dump(
+            conditions, allow_unicode=True, default_flow_style=True, width=1000
+        ).strip()
         rule.variables = tuple(projected)
         return q
 
@@ -412,7 +424,7 @@ class RuleCompiler:
         q.emit(tail)
 
     def bind(self, q: _Query, var: str, vtype: str, bound: set[str]) -> None:
-        q.emit(f"?reading <{self.vocab.variable_types[vtype].bound_by}> ?{var} .")
+        q.emit(f"?reading {curie(self.vocab.variable_types[vtype].bound_by)} ?{var} .")
         bound.add(var)
 
     def ensure(self, q: _Query, var: str, bound: set[str]) -> None:
@@ -455,7 +467,7 @@ class RuleCompiler:
         if subject != "reading":
             self.check_domain(q, subject, found)
             self.ensure(q, subject, bound)
-        prop = f"<{found.iri}>"
+        prop = curie(found.iri)
         self.mention_fact(q, found)
         if found.kind == "entity":
             if value is None or not VAR_NAME.match(value.strip()):
@@ -467,16 +479,24 @@ class RuleCompiler:
         values = self.values(found, value, text, q.mentions)
         if len(values) == 1:
             term = values[0]
-            q.emit(f"?{subject} {prop} {term} .", f"?{subject} {prop} {q.constant(term, subselect)} .")
+            q.emit(
+                f"?{subject} {prop} {_short(term)} .", f"?{subject} {prop} {q.constant(term, subselect)} ."
+            )
             if top and not subselect:
-                binding = "reading" if subject == "reading" else str(self.vocab.variable_types[q.variables[subject]].bound_by)
+                binding = (
+                    "reading"
+                    if subject == "reading"
+                    else str(self.vocab.variable_types[q.variables[subject]].bound_by)
+                )
                 q.requires.append(f"{subject}\t{binding}\t{found.iri}\t{term}")
         else:
             var = q.fresh()
-            q.emit(f"?{subject} {prop} {var} . FILTER({var} IN ({', '.join(values)}))")
+            q.emit(f"?{subject} {prop} {var} . FILTER({var} IN ({', '.join(map(_short, values))}))")
 
     def mention_fact(self, q: _Query, found: Fact) -> None:
-        for related in self.vocab.graph.objects(found.iri, URIRef("http://www.w3.org/2004/02/skos/core#related")):
+        for related in self.vocab.graph.objects(
+            found.iri, URIRef("http://www.w3.org/2004/02/skos/core#related")
+        ):
             q.mentions.add(related)
 
     def values(self, found: Fact, value: str | None, text: str, mentions: set[URIRef]) -> list[str]:
@@ -488,7 +508,7 @@ class RuleCompiler:
             raise self.fail(f"{text!r}: {found.name} is yes or no")
         if value is None:
             raise self.fail(f"{text!r}: {found.name} needs a value")
-        items = [v.strip() for v in value.strip("[] ").split(",")] if value.startswith("[") else [value.strip()]
+        items = [v.strip() for v in value.split("|")]
         if found.kind == "literal":
             if not all(re.fullmatch(r"-?\d+", v) for v in items):
                 raise self.fail(f"{text!r}: {found.name} takes a number")
@@ -515,11 +535,13 @@ class RuleCompiler:
         for text in asserts:
             m = ATOM.match(str(text))
             if not m or m["subject"] not in rule.variables or not m["value"]:
-                raise self.fail(f"assert {text!r}: expected 'X.fact value' of a variable bound by the conditions")
+                raise self.fail(
+                    f"assert {text!r}: expected 'X.fact value' of a variable bound by the conditions"
+                )
             found = self.fact(m["fact"], m["subject"])
             self.check_domain(query, m["subject"], found)
             (term,) = self.values(found, m["value"], text, rule.mentions)
-            triples.append(f"?{m['subject']} <{found.iri}> {term} .")
+            triples.append(f"?{m['subject']} {curie(found.iri)} {_short(term)} .")
         where = rule.query.split(" WHERE ", 1)[1]
         return f"{sparql_prefixes()}CONSTRUCT {{ {' '.join(triples)} }} WHERE {where}"
 
@@ -539,6 +561,11 @@ def _near(paragraph: Paragraph, text: str) -> str:
         if at >= 0:
             return f" (the text has {paragraph.text[at : at + len(text)]!r} at offset {at})"
     return ""
+
+
+def _short(term: str) -> str:
+    """A SPARQL term as a prefixed name where it is an IRI (``<…/branch/zi>`` → ``br:zi``)."""
+    return curie(term[1:-1]) if term.startswith("<") else term
 
 
 def template_id(template: str) -> str:

@@ -1,0 +1,369 @@
+"""Retrieval: every rule of the graph that applies to a reading, with bindings and provenance.
+
+1. The reading's chart facts go into a small store of their own (the default graph).
+2. Definition rules whose topic is the reading's topic or broader run first (SPARQL
+   CONSTRUCT), adding roles such as 用神 or 類神, until nothing new appears.
+3. Candidates: rules of the topic (or broader) whose constant facts (``dk:requires``) are all
+   held by one entity each, checked as Python set containment, so the cost grows with the
+   rules that can possibly fire, not with all rules.
+4. Candidates sharing a query template (``dk:template``) run as one SELECT with their
+   constants in a VALUES block; every solution is one way a rule applies.
+5. Exceptions mark the rule they override; text-only rules whose triggers hold (or that have
+   none) are reported as "consider".
+6. Provenance (quote, URN, citation) comes from the knowledge graph in one query.
+
+The default engine is Oxigraph (pyoxigraph); ``engine="rdflib"`` runs the same queries on
+rdflib's engine.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyoxigraph as ox
+from rdflib import Graph
+
+from kg.errors import KgError
+from kg.vocabulary import DK, sparql_prefixes
+
+PREFIXES = sparql_prefixes()
+RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+READING = ox.NamedNode(str(DK.Reading))
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    iri: str
+    kind: str
+    topic: str
+    template: str | None
+    arguments: str
+    variables: tuple[str, ...]
+    requires: dict[str, tuple[str, frozenset[tuple[str, str]]]]
+    construct: str | None
+    overrides: str | None
+
+
+@dataclass
+class Applicable:
+    """One rule that applies to the reading, in one way (one set of bindings)."""
+
+    rule: str
+    rule_id: str
+    kind: str
+    status: str  # applies | consider | overridden
+    bindings: dict[str, str]
+    binding_labels: dict[str, str] = field(default_factory=dict)
+    polarity: str | None = None
+    wording: str | None = None
+    gloss: str | None = None
+    topic: str | None = None
+    quote: str | None = None
+    urn: str | None = None
+    paragraph: int | None = None
+    work_title: str | None = None
+    citation: str | None = None
+    parameters: dict[str, str] = field(default_factory=dict)
+    overridden_by: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, [], {})}
+
+
+def solutions(results: ox.QuerySolutions) -> list[dict[str, ox.NamedNode | ox.Literal | ox.BlankNode]]:
+    """Rows of a SELECT result as dicts from variable name to term (unbound variables left out)."""
+    names = [v.value for v in results.variables]
+    return [{n: t for n, t in zip(names, row, strict=True) if t is not None} for row in results]
+
+
+def _term(term) -> str:
+    """A pyoxigraph term in the form rule files' constants take (``<iri>``, ``6``, ``true``)."""
+    if isinstance(term, ox.NamedNode):
+        return f"<{term.value}>"
+    if isinstance(term, ox.Literal):
+        return term.value
+    return str(term)
+
+
+class KnowledgeGraph:
+    """The built graph in an Oxigraph store, with the rule index retrieval needs."""
+
+    def __init__(self, store: ox.Store) -> None:
+        self.store = store
+        self.rules: dict[str, RuleInfo] = {}
+        self.templates: dict[str, str] = {}
+        self._load_rules()
+        self.broader: dict[str, str] = {
+            row["t"].value: row["b"].value
+            for row in self.query("SELECT ?t ?b WHERE { ?t skos:inScheme dk:TopicScheme ; skos:broader ?b }")
+        }
+        self.topics: dict[str, str] = {
+            row["t"].value: row["l"].value
+            for row in self.query(
+                "SELECT ?t ?l WHERE { ?t skos:inScheme dk:TopicScheme ; skos:prefLabel ?l FILTER(langMatches(lang(?l), 'zh-Hant')) }"
+            )
+        }
+
+    @classmethod
+    def load(cls, path: Path) -> KnowledgeGraph:
+        if not path.exists():
+            raise KgError(f"{path} does not exist: run `kg build` first")
+        store = ox.Store()
+        try:
+            store.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
+        except (SyntaxError, ValueError, OSError) as exc:
+            raise KgError(f"{path}: cannot load the graph ({exc})") from None
+        return cls(store)
+
+    def query(self, text: str) -> list[dict]:
+        return solutions(self.store.query(PREFIXES + text, use_default_graph_as_union=True))
+
+    def _load_rules(self) -> None:
+        requires: dict[str, dict[str, tuple[str, set]]] = defaultdict(dict)
+        for row in self.query("SELECT ?r ?k WHERE { ?r dk:requires ?k }"):
+            var, binding, pred, value = row["k"].value.split("\t")
+            entry = requires[row["r"].value].setdefault(var, (binding, set()))
+            entry[1].add((pred, value))
+        variables: dict[str, list[str]] = defaultdict(list)
+        for row in self.query("SELECT ?r ?v WHERE { ?r dk:variable ?v }"):
+            variables[row["r"].value].append(row["v"].value)
+        rows = self.query(
+            """SELECT ?r ?kind ?topic ?tmpl ?tq ?args ?construct ?over WHERE {
+                 ?r a dk:Rule ; a ?kind ; dk:topic ?topic . FILTER(?kind != dk:Rule)
+                 OPTIONAL { ?r dk:template ?tmpl . ?tmpl dk:query ?tq . ?r dk:templateArguments ?args }
+                 OPTIONAL { ?r dk:construct ?construct }
+                 OPTIONAL { ?r dk:overrides ?over } }"""
+        )
+        kinds = {
+            str(DK.JudgementRule): "judgement",
+            str(DK.DefinitionRule): "definition",
+            str(DK.ExceptionRule): "exception",
+            str(DK.ChartVerdictRule): "chart-verdict",
+            str(DK.TextOnlyRule): "text-only",
+        }
+        for row in rows:
+            iri = row["r"].value
+            template = row["tmpl"].value if "tmpl" in row else None
+            if template is not None:
+                self.templates[template] = row["tq"].value
+            self.rules[iri] = RuleInfo(
+                iri=iri,
+                kind=kinds[row["kind"].value],
+                topic=row["topic"].value,
+                template=template,
+                arguments=row["args"].value if "args" in row else "",
+                variables=tuple(sorted(variables[iri])),
+                requires={v: (b, frozenset(facts)) for v, (b, facts) in requires[iri].items()},
+                construct=row["construct"].value if "construct" in row else None,
+                overrides=row["over"].value if "over" in row else None,
+            )
+
+    def topic_chain(self, topic: str) -> list[str]:
+        chain = [topic]
+        while chain[-1] in self.broader:
+            chain.append(self.broader[chain[-1]])
+        return chain
+
+
+class Reading:
+    """A reading's chart facts in a store of their own, with the index candidate selection uses."""
+
+    def __init__(self, chart: Graph | ox.Store) -> None:
+        if isinstance(chart, ox.Store):
+            self.store = chart
+        else:
+            self.store = ox.Store()
+            self.store.bulk_load(chart.serialize(format="nt").encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
+        readings = [q.subject for q in self.store.quads_for_pattern(None, RDF_TYPE, READING)]
+        if len(readings) != 1:
+            raise KgError(f"a chart graph must hold exactly one dk:Reading (found {len(readings)})")
+        self.iri = readings[0]
+        topics = [q.object for q in self.store.quads_for_pattern(self.iri, ox.NamedNode(str(DK.topic)), None)]
+        self.topic = topics[0].value if topics else None
+
+    def index(self) -> tuple[dict[str, list[frozenset[tuple[str, str]]]], frozenset[tuple[str, str]]]:
+        """Per binding property, the fact sets of its entities; and the reading's own facts."""
+        facts: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        for q in self.store.quads_for_pattern(None, None, None):
+            if not isinstance(q.object, ox.BlankNode):
+                facts[q.subject.value].add((q.predicate.value, _term(q.object)))
+        entities: dict[str, list[frozenset]] = defaultdict(list)
+        for pred, obj in facts[self.iri.value]:
+            if obj.startswith("<") and obj[1:-1] in facts:
+                entities[pred].append(frozenset(facts[obj[1:-1]]))
+        return entities, frozenset(facts[self.iri.value])
+
+    def select(self, query: str, engine: str) -> list[dict[str, str]]:
+        if engine == "oxigraph":
+            return [
+                {k: t.value for k, t in row.items()} for row in solutions(self.store.query(PREFIXES + query))
+            ]
+        graph = self.rdflib_graph()
+        return [{str(k): str(v) for k, v in row.asdict().items()} for row in graph.query(PREFIXES + query)]
+
+    def construct(self, query: str) -> list[ox.Quad]:
+        return [ox.Quad(t.subject, t.predicate, t.object) for t in self.store.query(query)]
+
+    def rdflib_graph(self) -> Graph:
+        g = Graph()
+        g.parse(
+            data=self.store.dump(format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph()), format="nt"
+        )
+        return g
+
+
+def _candidate(rule: RuleInfo, entities, reading_facts) -> bool:
+    for var, (binding, needed) in rule.requires.items():
+        if var == "reading":
+            if not needed <= reading_facts:
+                return False
+        elif not any(needed <= facts for facts in entities.get(binding, ())):
+            return False
+    return True
+
+
+def batched_query(template: str, rows: list[tuple[str, str]]) -> str:
+    """The template with its rules' constants in a VALUES block: one query for many rules."""
+    width = len(rows[0][1].split()) if rows[0][1] else 0
+    head = " ".join(["?_rule"] + [f"?_c{i}" for i in range(1, width + 1)])
+    data = " ".join(f"(<{rule}> {args})" for rule, args in rows)
+    select, where = template.split(" WHERE {", 1)
+    select = select.replace("SELECT ", "SELECT ?_rule ", 1)
+    return f"{select} WHERE {{\n  VALUES ({head}) {{ {data} }}\n{where}"
+
+
+def retrieve(
+    kg: KnowledgeGraph, reading: Reading, topic: str | None = None, engine: str = "oxigraph"
+) -> list[Applicable]:
+    """Every rule that applies to ``reading`` for ``topic`` (default: the reading's topic)."""
+    topic = topic or reading.topic
+    if topic is None:
+        raise KgError("no topic: give one (e.g. --topic 遷移) or assert dk:topic on the reading")
+    if topic not in kg.topics:
+        raise KgError(f"unknown topic <{topic}>")
+    chain = set(kg.topic_chain(topic))
+    rules = [r for r in kg.rules.values() if r.topic in chain]
+    _apply_definitions(reading, [r for r in rules if r.kind == "definition"])
+    entities, reading_facts = reading.index()
+    candidates = [
+        r for r in rules if r.kind != "definition" and r.template and _candidate(r, entities, reading_facts)
+    ]
+    by_template: dict[str, list[RuleInfo]] = defaultdict(list)
+    for rule in candidates:
+        by_template[rule.template].append(rule)
+    results: list[Applicable] = []
+    for template, members in sorted(by_template.items()):
+        query = batched_query(kg.templates[template], [(r.iri, r.arguments) for r in members])
+        for row in reading.select(query, engine):
+            rule = kg.rules[row.pop("_rule")]
+            row.pop("reading", None)
+            status = "consider" if rule.kind == "text-only" else "applies"
+            results.append(Applicable(rule.iri, "", rule.kind, status, dict(sorted(row.items()))))
+    fired = {a.rule for a in results}
+    results += [
+        Applicable(r.iri, "", r.kind, "consider", {})
+        for r in rules
+        if r.kind == "text-only" and not r.template
+    ]
+    for a in results:
+        if a.kind == "exception":
+            target = kg.rules[a.rule].overrides
+            for b in results:
+                if b.rule == target and target in fired:
+                    b.status = "overridden"
+                    b.overridden_by.append(a.rule)
+    results = _dedupe(results)
+    _provenance(kg, reading, results)
+    return sorted(
+        results, key=lambda a: (a.status != "applies", a.kind == "text-only", a.urn or "", a.rule_id)
+    )
+
+
+def _dedupe(results: list[Applicable]) -> list[Applicable]:
+    seen, unique = set(), []
+    for a in results:
+        key = (a.rule, tuple(a.bindings.items()))
+        if key not in seen:
+            seen.add(key)
+            unique.append(a)
+    return unique
+
+
+def _apply_definitions(reading: Reading, definitions: list[RuleInfo], rounds: int = 8) -> None:
+    """Run definition CONSTRUCTs until they add nothing new (roles may build on roles)."""
+    for _ in range(rounds):
+        new = [q for d in definitions for q in reading.construct(d.construct) if q not in reading.store]
+        if not new:
+            return
+        reading.store.extend(new)
+    raise KgError("definition rules did not reach a fixpoint (a cycle of roles?)")
+
+
+def _provenance(kg: KnowledgeGraph, reading: Reading, results: list[Applicable]) -> None:
+    if not results:
+        return
+    values = " ".join(sorted({f"<{a.rule}>" for a in results}))
+    info = {}
+    for row in kg.query(
+        f"""SELECT ?r ?id ?pol ?zh ?en ?topic ?quote ?urn ?para ?title ?cite WHERE {{
+              VALUES ?r {{ {values} }}
+              ?r dk:ruleId ?id ; dk:topic ?t ; dk:outcome ?o ; dk:work ?w ; dk:anchor ?a .
+              ?a dk:order 1 ; oa:hasSelector ?sel ; dk:paragraph ?p .
+              ?sel a oa:TextQuoteSelector ; oa:exact ?quote .
+              ?p dk:paragraphNumber ?para .
+              ?r prov:wasDerivedFrom ?seg . ?seg dk:urn ?urn .
+              ?t skos:prefLabel ?topic FILTER(langMatches(lang(?topic), 'zh-Hant'))
+              ?w dcterms:title ?title FILTER(langMatches(lang(?title), 'zh-Hant'))
+              ?w dk:citation ?cite .
+              OPTIONAL {{ ?o dk:polarity ?pc . ?pc skos:prefLabel ?pol FILTER(langMatches(lang(?pol), 'zh-Hant')) }}
+              OPTIONAL {{ ?o dk:wording ?zh }}
+              OPTIONAL {{ ?o dk:gloss ?en }}
+            }} ORDER BY ?urn"""
+    ):
+        info.setdefault(row["r"].value, {k: t.value for k, t in row.items()})
+    params = defaultdict(list)
+    for row in kg.query(
+        f"""SELECT ?r ?name ?var ?prop WHERE {{ VALUES ?r {{ {values} }}
+              ?r dk:outcome/dk:parameter ?p . ?p dk:name ?name ; dk:variable ?var ; dk:property ?prop }}"""
+    ):
+        params[row["r"].value].append((row["name"].value, row["var"].value, row["prop"].value))
+    labels = _labels(kg, reading)
+    for a in results:
+        row = info[a.rule]
+        a.rule_id, a.polarity, a.wording, a.gloss = row["id"], row.get("pol"), row.get("zh"), row.get("en")
+        a.topic, a.quote, a.urn, a.paragraph = row["topic"], row["quote"], row["urn"], int(row["para"])
+        a.work_title, a.citation = row["title"], row["cite"]
+        a.binding_labels = {v: labels.get(e, e) for v, e in a.bindings.items()}
+        for name, var, prop in params.get(a.rule, []):
+            a.parameters[name] = _parameter(kg, reading, a.bindings.get(var), prop)
+
+
+def _labels(kg: KnowledgeGraph, reading: Reading) -> dict[str, str]:
+    return {
+        q.subject.value: q.object.value
+        for q in reading.store.quads_for_pattern(None, ox.NamedNode(f"{DK}label"), None)
+    }
+
+
+def _parameter(kg: KnowledgeGraph, reading: Reading, entity: str | None, prop: str) -> str:
+    """The value of ``prop`` on the bound entity, with its label and (for a branch) its direction."""
+    if entity is None:
+        return "?"
+    values = [
+        q.object for q in reading.store.quads_for_pattern(ox.NamedNode(entity), ox.NamedNode(prop), None)
+    ]
+    if not values:
+        return "?"
+    value = values[0]
+    if not isinstance(value, ox.NamedNode):
+        return value.value
+    rows = kg.query(
+        f"""SELECT ?l ?d WHERE {{ <{value.value}> skos:prefLabel ?l FILTER(langMatches(lang(?l), 'zh-Hant'))
+              OPTIONAL {{ <{value.value}> dk:direction ?d }} }}"""
+    )
+    if not rows:
+        return value.value
+    label, direction = rows[0]["l"].value, rows[0].get("d")
+    return f"{label} ({direction.value})" if direction is not None else label
