@@ -1,0 +1,139 @@
+"""``kg chart liuyao``: cast a 六爻 chart from the command line and print it.
+
+:data:`chart_command` is the click command the CLI mounts under ``kg chart``. Its input options
+are the decorator :func:`input_options`, and :func:`liuyao_inputs` turns their values into the
+chart and the querent, so ``kg reading liuyao`` can take the same inputs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from kg.calendar import ZiHourRule
+from kg.errors import KgError
+from kg.ganzhi import CHANGSHENG_VARIANTS, Branch
+from kg.liuyao.body import GuaShenRule
+from kg.liuyao.chart import Chart, MonthBreakRule, Options, ShenShaBase, chart_from_inputs
+from kg.liuyao.facts import QUERENT_STATUS, chart_graph, reading_iri
+from kg.liuyao.hidden import FuShenMode
+from kg.liuyao.view import chart_to_json, render
+from kg.shensha import NOBLE_TABLES, TIAN_XI, YANG_REN
+from kg.vocabulary import vocabulary
+
+_CAST_OPTIONS = ("moment", "pillars", "lines", "hexagram", "moving", "coins")
+
+_DOCTRINE: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("fu_shen", tuple(FuShenMode), "伏神: 'missing' relatives only (增刪卜易, default) or 'all' positions."),
+    (
+        "gua_shen",
+        tuple(GuaShenRule),
+        "卦身: 'month' 月卦身 (卜筮正宗, default), 世身 'shi-bushi' (卜筮全書) or 'shi-lichunfeng', or 'none'.",
+    ),
+    (
+        "changsheng",
+        tuple(CHANGSHENG_VARIANTS),
+        "十二長生 of 土: 'shui-tu' 水土同宮 (default) or 'huo-tu' 火土同宮.",
+    ),
+    ("month_break", tuple(MonthBreakRule), "月破: 'in-month' 出月不破 (default) or 'always'."),
+    ("noble", tuple(NOBLE_TABLES), "天乙貴人 table A (default), B or C (kg/shensha.py)."),
+    ("yang_ren", tuple(YANG_REN), "羊刃 table A (default, 祿前一位), B (陰干逆) or C (陽干 only)."),
+    ("tian_xi", tuple(TIAN_XI), "天喜 table A (seasonal, default), B (協紀 monthly) or C (by year branch)."),
+    (
+        "shensha_base",
+        tuple(ShenShaBase),
+        "Pillar the stem and 三合-group 神煞 are read from: 'day' (default) or 'year'.",
+    ),
+    (
+        "zi_hour",
+        tuple(ZiHourRule),
+        "子時 rule for --moment: day changes at '23:00' (default) or at 'midnight'.",
+    ),
+)
+"""One flag per :class:`Options` field: name, allowed values, help."""
+
+
+def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The input options of a 六爻 chart: time, cast, querent and one flag per doctrinal option."""
+    decorators = [
+        click.option("--moment", help="Moment of the cast, ISO 8601 (Beijing time without an offset)."),
+        click.option(
+            "--pillars", help="Year, month, day [and hour] 干支 instead of a moment, e.g. '庚寅 戊寅 癸亥'."
+        ),
+        click.option("--lines", help="Six line values 6–9 bottom → top, e.g. 977778 or '9 7 7 7 7 8'."),
+        click.option("--hexagram", help="A hexagram name (澤天夬, 夬) instead of line values; see --moving."),
+        click.option("--moving", help="Moving lines of --hexagram, e.g. '1' or '1 4'."),
+        click.option(
+            "--coins", help="Three-coin tosses bottom → top, 'HHT HTT …' or heads per line '321112'."
+        ),
+        click.option(
+            "--status", type=click.Choice(list(QUERENT_STATUS)), help="遷移占: the querent 已遷 or 未遷."
+        ),
+        click.option("--birth", metavar="BRANCH", help="The querent's 年命 (birth-year branch), e.g. 子."),
+        *(
+            click.option(
+                f"--{name.replace('_', '-')}", name, type=click.Choice(list(map(str, choices))), help=text
+            )
+            for name, choices, text in _DOCTRINE
+        ),
+    ]
+    for decorator in reversed(decorators):
+        command = decorator(command)
+    return command
+
+
+def liuyao_inputs(**params: Any) -> tuple[Chart, dict[str, str]]:
+    """The chart and the querent (``status``, ``birth``) from the values of :func:`input_options`.
+
+    Other keys (the caller's own options, such as ``topic``) are ignored. Raises
+    :class:`kg.errors.InputError` on bad input.
+    """
+    chosen = {name: params[name] for name, _, _ in _DOCTRINE if params.get(name) is not None}
+    chart = chart_from_inputs(
+        **{k: params.get(k) for k in _CAST_OPTIONS}, options=Options.from_names(**chosen)
+    )
+    querent: dict[str, str] = {}
+    if params.get("status") is not None:
+        querent["status"] = params["status"]
+    if params.get("birth") is not None:
+        querent["birth"] = Branch.from_char(params["birth"].strip()).char
+    return chart, querent
+
+
+@click.command("liuyao")
+@input_options
+@click.option("--topic", help="Inquiry topic for the RDF output, by label (遷移) or path (家宅/棟梁).")
+@click.option(
+    "--id", "name", metavar="NAME", help="Reading IRI reading:NAME (default: a hash of the inputs)."
+)
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json", "turtle"]),
+    default="text",
+    show_default=True,
+    help="Traditional layout, every computed value as JSON, or the chart facts as RDF Turtle.",
+)
+def chart_command(topic: str | None, name: str | None, output: str, **params: Any) -> None:
+    """Cast a 六爻 chart (排盤) and print it.
+
+    Give the time (--moment or --pillars) and one cast (--lines, --hexagram [--moving] or
+    --coins). Doctrinal choices default to notes/liuyao-tables.md §6; the chart records them.
+    """
+    try:
+        chart, querent = liuyao_inputs(**params)
+        concept = vocabulary().topic(topic) if topic is not None else None
+        if output == "text":
+            click.echo(render(chart))
+        elif output == "json":
+            data = chart_to_json(chart) | ({"querent": querent} if querent else {})
+            click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        else:
+            graph = chart_graph(chart, reading_iri(chart, name), concept, querent)
+            click.echo(graph.serialize(format="turtle"), nl=False)
+    except KgError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(exc.exit_code) from None

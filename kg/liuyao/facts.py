@@ -1,0 +1,379 @@
+"""A 六爻 chart as RDF: every fact rules may ask about, in the vocabulary of ontology/divkg.ttl.
+
+:func:`chart_graph` asserts the reading (inputs, calendar record, options, querent), its entities
+(本卦 lines, 變爻, 伏神, 四直 pillars), the 本卦 and 變卦 figures, the 三合局 frames, and the
+relations (生 克 沖 合 刑 害 破 比和 並) between every ordered pair of distinct entities. Rules are
+compiled to SPARQL over exactly these facts (DESIGN.md §5), so derived facts (暗動, 回頭克, 間爻 …)
+are asserted here once rather than re-derived in every rule; booleans are asserted both true and
+false so a rule can test either.
+
+Entity IRIs live under the reading IRI: ``<reading>/line/1`` … ``/line/6``, ``/changed/<n>`` (the
+變爻 of moving line n only: the static positions of the 變卦 are not entities), ``/hidden/<n>``,
+``/pillar/year|month|day|hour``, ``/hexagram/primary|changed``, ``/frame/<element>``,
+``/option/<Options field>``. There are no blank nodes, and the same chart always gives the same
+graph.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import RDF
+
+from kg.errors import InputError
+from kg.ganzhi import Branch, Element, GanZhi, breaks, clashes, combines, harms, punishes
+from kg.liuyao.chart import (
+    ChangedLine,
+    ChangeRelation,
+    Chart,
+    FrameKind,
+    HarmonyFrame,
+    HiddenLine,
+    Line,
+    Pillar,
+    Placed,
+    _carries,
+)
+from kg.liuyao.hexagrams import Hexagram
+from kg.liuyao.six_relatives import relative
+from kg.vocabulary import DK, PREFIXES, concept
+
+POSITION_NAMES = ("初", "二", "三", "四", "五", "上")
+"""爻位: 初爻 … 五爻, 上爻."""
+
+PILLAR_NAMES = {"year": "太歲", "month": "月建", "day": "日辰", "hour": "時辰"}
+"""The 四直 as the texts name them."""
+
+QUERENT_STATUS = {"已遷": "moved", "未遷": "not-moved"}
+"""已遷 / 未遷 (遷移占) → slug of dk:QuerentStatusScheme."""
+
+_CHANGE_RELATION = {
+    ChangeRelation.HUITOU_SHENG: "huitou-sheng",
+    ChangeRelation.HUITOU_KE: "huitou-ke",
+    ChangeRelation.HUA_XIE: "hua-xie",
+    ChangeRelation.HUA_HAO: "hua-hao",
+    ChangeRelation.BI_HE: "hua-bihe",
+}
+"""回頭生, 回頭克, 化泄, 化耗, 比和 → dk:TransformationScheme slugs."""
+
+_STAR_SLUG = {"guiren": "tianyi", "lushen": "lu", "tianyi": "tianyi-doctor"}
+"""kg.shensha slugs that differ from dk:ShenshaScheme: 天乙貴人 is star:tianyi, 祿神 star:lu, and
+天醫 star:tianyi-doctor. Every other slug is the same."""
+
+
+def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
+    """The IRI of a reading: ``reading:<name>``, or by default ``reading:liuyao-<hash>`` with a hash
+    of the chart's inputs (moment or pillars, line values, options), so a chart keeps its IRI."""
+    if name is None:
+        record = chart.calendar
+        when = " ".join(p.ganzhi.name for p in chart.pillars)
+        if record.moment is not None:
+            when = f"{record.moment.isoformat()} {record.zi_hour_rule}"
+        inputs = f"{when}|{''.join(map(str, chart.values))}|{sorted(chart.options.changed().items())}"
+        name = "liuyao-" + hashlib.sha256(inputs.encode()).hexdigest()[:12]
+    if not name or any(not (c.isalnum() or c in "-_.") for c in name):
+        raise InputError(f"reading name {name!r}: use letters, digits, '-', '_' and '.' only")
+    return URIRef(PREFIXES["reading"] + name)
+
+
+@dataclass(frozen=True)
+class _Entity:
+    """A chart entity with what the pairwise relations need."""
+
+    iri: URIRef
+    branch: Branch
+    element: Element
+
+
+def _bool(value: bool) -> Literal:
+    return Literal(bool(value))
+
+
+def _placed_name(placed: Placed) -> str:
+    """六親 干支 五行, e.g. 妻財甲子水."""
+    return f"{placed.relative.char}{placed.ganzhi.name}{placed.element.char}"
+
+
+class _Builder:
+    """Accumulates the triples of one chart."""
+
+    def __init__(self, chart: Chart, reading: URIRef) -> None:
+        self.chart = chart
+        self.reading = reading
+        self.base = str(reading).rstrip("/")
+        self.graph = Graph()
+        for prefix, namespace in PREFIXES.items():
+            self.graph.bind(prefix, namespace)
+        self.entities: list[_Entity] = []
+
+    def iri(self, *path: object) -> URIRef:
+        return URIRef("/".join((self.base, *map(str, path))))
+
+    def add(self, subject: URIRef, predicate: URIRef, value: URIRef | Literal) -> None:
+        self.graph.add((subject, predicate, value))
+
+    def entity(self, iri: URIRef, cls: URIRef, label: str, link: URIRef, branch: Branch) -> None:
+        """Type, label and reading links (``link`` and dk:entity) of an entity."""
+        self.add(iri, RDF.type, cls)
+        self.add(iri, DK.label, Literal(label))
+        self.add(self.reading, link, iri)
+        self.add(self.reading, DK.entity, iri)
+        self.entities.append(_Entity(iri, branch, branch.element))
+
+    def ganzhi(self, iri: URIRef, gz: GanZhi) -> None:
+        """干, 支, 干支 and 五行 (of the branch)."""
+        self.add(iri, DK.stem, concept("stem", gz.stem.slug))
+        self.add(iri, DK.branch, concept("br", gz.branch.slug))
+        self.add(iri, DK.ganzhi, concept("gz", gz.slug))
+        self.add(iri, DK.element, concept("el", gz.branch.element.slug))
+
+    def placed(self, iri: URIRef, placed: Placed) -> None:
+        """What every line (本卦, 變爻, 伏神) has: 爻位, 干支, 六親, 旺相休囚死, 十二長生, 旬空, 月破."""
+        self.add(iri, DK.position, Literal(placed.position))
+        self.ganzhi(iri, placed.ganzhi)
+        self.add(iri, DK.relative, concept("rel", placed.relative.slug))
+        self.add(iri, DK.seasonalState, concept("state", placed.seasonal.slug))
+        self.add(iri, DK.stage, concept("stage", placed.stage.slug))
+        self.add(iri, DK.void, _bool(placed.void))
+        self.add(iri, DK.monthBroken, _bool(placed.month_broken))
+
+    def stars(self, iri: URIRef, carried: Iterator[str]) -> None:
+        """神煞 carried by the entity (slugs of kg.shensha)."""
+        for slug in carried:
+            self.add(iri, DK.shensha, concept("star", _STAR_SLUG.get(slug, slug)))
+
+    # ── the reading ──────────────────────────────────────────────────────────────────────────
+
+    def reading_facts(self, topic: URIRef | None, querent: dict[str, str] | None) -> None:
+        chart, r = self.chart, self.reading
+        changed = chart.changed_hexagram
+        title = chart.hexagram.name + (f"之{changed.name}" if changed else "")
+        self.add(r, RDF.type, DK.Reading)
+        self.add(r, DK.label, Literal(f"六爻 {title} {' '.join(p.ganzhi.name for p in chart.pillars)}"))
+        self.add(r, DK.system, DK.LiuYao)
+        if topic is not None:
+            self.add(r, DK.topic, topic)
+        self.add(r, DK.cast, Literal("".join(map(str, chart.values))))
+        self.add(r, DK.dayGanzhi, concept("gz", chart.day.slug))
+        record = chart.calendar
+        self.add(r, DK.pillarsGiven, _bool(record.pillars_given))
+        self.add(r, DK.nearSolarTerm, _bool(record.near_jie))
+        if record.moment is not None:
+            self.add(r, DK.moment, Literal(record.moment))
+        for predicate, value in (
+            (DK.timeZone, record.timezone),
+            (DK.calendarLibrary, record.library),
+            (DK.ziHourRule, record.zi_hour_rule),
+        ):
+            if value is not None:
+                self.add(r, predicate, Literal(str(value)))
+        for field in fields(chart.options):
+            option = self.iri("option", field.name)
+            self.add(r, DK.option, option)
+            self.add(option, DK.name, Literal(field.name))
+            self.add(option, RDF.value, Literal(str(getattr(chart.options, field.name))))
+        querent = querent or {}
+        if (status := querent.get("status")) is not None:
+            if status not in QUERENT_STATUS:
+                raise InputError(f"querent status {status!r}: expected 已遷 or 未遷")
+            self.add(r, DK.querentStatus, concept("status", QUERENT_STATUS[status]))
+        if (birth := querent.get("birth")) is not None:
+            self.add(r, DK.birthBranch, concept("br", Branch.from_char(birth).slug))
+        for slug in _reading_classes(chart):
+            self.add(r, DK.hexClass, concept("hexclass", slug))
+
+    # ── entities ─────────────────────────────────────────────────────────────────────────────
+
+    def line(self, line: Line, jian: range) -> None:
+        """An 本卦 line: 陰陽, 動靜, 六神, 內外, 日破/暗動/沖散, 世/應/卦身/間爻, 神煞, 動變."""
+        iri = self.iri("line", line.position)
+        name = f"{POSITION_NAMES[line.position - 1]}爻 {_placed_name(line)}"
+        self.entity(iri, DK.Line, name, DK.line, line.branch)
+        self.placed(iri, line)
+        self.add(iri, DK.yinYang, concept("yy", "yang" if line.yang else "yin"))
+        self.add(iri, DK.moving, _bool(line.moving))
+        self.add(iri, DK.beast, concept("beast", line.beast.slug))
+        self.add(iri, DK.half, concept("half", "inner" if line.position <= 3 else "outer"))
+        self.add(iri, DK.dayBroken, _bool(line.day_broken))
+        self.add(iri, DK.darkMoving, _bool(line.hidden_move))
+        self.add(iri, DK.scattered, _bool(line.dispersed))
+        for role, on in (
+            ("shi", line.shi),
+            ("ying", line.ying),
+            ("guashen", line.gua_shen),
+            ("jian", line.position in jian),
+        ):
+            if on:
+                self.add(iri, DK.role, concept("role", role))
+        self.stars(iri, (s.slug for s in self.chart.shensha if line.position in s.positions))
+
+    def changed_line(self, changed: ChangedLine) -> None:
+        """The 變爻 of a moving line, its 動變 asserted on the moving line."""
+        iri = self.iri("changed", changed.position)
+        name = f"變 {_placed_name(changed)} ({POSITION_NAMES[changed.position - 1]}爻)"
+        self.entity(iri, DK.ChangedLine, name, DK.changedLine, changed.branch)
+        self.placed(iri, changed)
+        self.add(iri, DK.yinYang, concept("yy", "yang" if changed.yang else "yin"))
+        self.stars(iri, (s.slug for s in self.chart.shensha if changed.position in s.changed_positions))
+        moving = self.iri("line", changed.position)
+        self.add(moving, DK.changesTo, iri)
+        for slug in _transformations(changed):
+            self.add(moving, DK.transformation, concept("change", slug))
+
+    def hidden_line(self, hidden: HiddenLine) -> None:
+        """A 伏神 and the 飛神 it lies under."""
+        iri = self.iri("hidden", hidden.position)
+        name = f"伏 {_placed_name(hidden)} ({POSITION_NAMES[hidden.position - 1]}爻下)"
+        self.entity(iri, DK.HiddenLine, name, DK.hiddenLine, hidden.branch)
+        self.placed(iri, hidden)
+        self.add(iri, DK.under, self.iri("line", hidden.position))
+        self.stars(
+            iri,
+            (s.slug for s in self.chart.shensha if any(_carries(t, hidden.ganzhi) for t in s.targets)),
+        )
+
+    def pillar(self, pillar: Pillar) -> None:
+        """A pillar (太歲, 月建, 日辰, 時辰), its 六親 by the 本卦's palace element."""
+        iri = self.iri("pillar", pillar.role)
+        link = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
+        self.entity(
+            iri,
+            DK.Pillar,
+            f"{PILLAR_NAMES[pillar.role]} {pillar.ganzhi.name}",
+            DK.pillar,
+            pillar.ganzhi.branch,
+        )
+        self.add(self.reading, link[pillar.role], iri)
+        self.add(iri, DK.pillarKind, concept("pillar", pillar.role))
+        self.ganzhi(iri, pillar.ganzhi)
+        palace = self.chart.hexagram.palace_element
+        self.add(iri, DK.relative, concept("rel", relative(palace, pillar.ganzhi.branch.element).slug))
+
+    # ── figures, frames, relations ──────────────────────────────────────────────────────────
+
+    def figure(self, which: str, hexagram: Hexagram, link: URIRef) -> None:
+        """本卦 or 變卦: 卦, 宮, 宮五行, 世代 (本宮 … 歸魂), 六沖/六合/八純/游魂/歸魂, 內外卦."""
+        iri = self.iri("hexagram", which)
+        self.add(self.reading, link, iri)
+        self.add(iri, RDF.type, DK.HexagramFigure)
+        self.add(iri, DK.label, Literal(f"{'本卦' if which == 'primary' else '變卦'} {hexagram.name}"))
+        self.add(iri, DK.hexagram, concept("hex", hexagram.code))
+        self.add(iri, DK.palace, concept("pal", hexagram.palace.slug))
+        self.add(iri, DK.palaceElement, concept("el", hexagram.palace_element.slug))
+        self.add(iri, DK.generation, concept("gen", hexagram.generation.slug))
+        self.add(iri, DK.innerTrigram, concept("tri", hexagram.inner.slug))
+        self.add(iri, DK.outerTrigram, concept("tri", hexagram.outer.slug))
+        for slug, on in (
+            ("liuchong", hexagram.is_liu_chong),
+            ("liuhe", hexagram.is_liu_he),
+            ("bachun", hexagram.is_pure),
+            ("youhun", hexagram.is_wandering),
+            ("guihun", hexagram.is_returning),
+        ):
+            if on:
+                self.add(iri, DK.hexClass, concept("hexclass", slug))
+
+    def frame(self, frame: HarmonyFrame) -> None:
+        """A 三合局: complete (成局) or 虛一待用, with the entities supplying its branches."""
+        iri = self.iri("frame", frame.element.slug)
+        self.add(self.reading, DK.frame, iri)
+        self.add(iri, RDF.type, DK.Frame)
+        branches = "".join(b.char for b in frame.branches)
+        self.add(iri, DK.label, Literal(f"{branches}{frame.element.char}局 ({frame.kind})"))
+        self.add(iri, DK.element, concept("el", frame.element.slug))
+        kind = "xuyi" if frame.kind is FrameKind.LATENT else "complete"
+        self.add(iri, DK.frameKind, concept("frame", kind))
+        members = [self.iri("line", p) for p in frame.line_positions]
+        members += [self.iri("changed", p) for p in frame.changed_positions]
+        if frame.kind in (FrameKind.DAY, FrameKind.MONTH):
+            members.append(self.iri("pillar", frame.kind.value))
+        for member in members:
+            self.add(iri, DK.member, member)
+
+    def relations(self) -> None:
+        """生 克 沖 合 刑 害 破 比和 並 for every ordered pair of distinct entities."""
+        for a in self.entities:
+            for b in self.entities:
+                if a.iri == b.iri:
+                    continue
+                for predicate, holds in (
+                    (DK.sheng, a.element.generates(b.element)),
+                    (DK.ke, a.element.overcomes(b.element)),
+                    (DK.chong, clashes(a.branch, b.branch)),
+                    (DK.he, combines(a.branch, b.branch)),
+                    (DK.xing, punishes(a.branch, b.branch)),
+                    (DK.hai, harms(a.branch, b.branch)),
+                    (DK.po, breaks(a.branch, b.branch)),
+                    (DK.bihe, a.element == b.element),
+                    (DK.bing, a.branch == b.branch),
+                ):
+                    if holds:
+                        self.add(a.iri, predicate, b.iri)
+
+
+def _transformations(changed: ChangedLine) -> Iterator[str]:
+    """動變 slugs of a moving line changing into ``changed`` (《增刪卜易·動變生克沖合章》, 進神退神章)."""
+    if changed.relation is not None:
+        yield _CHANGE_RELATION[changed.relation]
+    for slug, on in (
+        ("huitou-chong", changed.clashes_back),
+        ("hua-he", changed.combines_back),
+        ("hua-kong", changed.to_void),
+        ("hua-mu", changed.to_tomb),
+        ("hua-jue", changed.to_jue),
+        ("hua-po", changed.to_break),
+        ("jinshen", changed.advance),
+        ("tuishen", changed.retreat),
+        ("fuyin", changed.fu_yin),
+    ):
+        if on:
+            yield slug
+
+
+def _reading_classes(chart: Chart) -> Iterator[str]:
+    """Whole-chart classes: 六沖變六合, 六合變六沖, 游魂化歸魂, 純陰/純陽 (of the 本卦), 六爻安靜, 六爻亂動."""
+    changed = chart.changed_hexagram
+    for slug, on in (
+        ("chong-to-he", chart.chong_to_he),
+        ("he-to-chong", chart.he_to_chong),
+        ("youhun-to-guihun", changed is not None and chart.hexagram.is_wandering and changed.is_returning),
+        ("pure-yin", not any(chart.hexagram.bits)),
+        ("pure-yang", all(chart.hexagram.bits)),
+        ("all-still", not chart.moving_positions),
+        ("all-moving", len(chart.moving_positions) == 6),
+    ):
+        if on:
+            yield slug
+
+
+def chart_graph(
+    chart: Chart, reading: URIRef, topic: URIRef | None = None, querent: dict[str, str] | None = None
+) -> Graph:
+    """The chart as an RDF graph about ``reading`` (see the module doc for the IRI scheme).
+
+    ``topic`` is a concept of dk:TopicScheme; ``querent`` may give ``status`` (已遷 or 未遷) and
+    ``birth`` (the 年命 branch, e.g. 子).
+    """
+    builder = _Builder(chart, reading)
+    builder.reading_facts(topic, querent)
+    shi, ying = chart.hexagram.shi, chart.hexagram.ying
+    jian = range(min(shi, ying) + 1, max(shi, ying))
+    for line in chart.lines:
+        builder.line(line, jian)
+    for changed in chart.changed_lines:
+        if changed.moving:
+            builder.changed_line(changed)
+    for hidden in chart.hidden_lines:
+        builder.hidden_line(hidden)
+    for pillar in chart.pillars:
+        builder.pillar(pillar)
+    builder.figure("primary", chart.hexagram, DK.primaryHexagram)
+    if chart.changed_hexagram is not None:
+        builder.figure("changed", chart.changed_hexagram, DK.changedHexagram)
+    for frame in chart.frames:
+        builder.frame(frame)
+    builder.relations()
+    return builder.graph
