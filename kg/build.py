@@ -15,7 +15,7 @@ from pathlib import Path
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from kg.compile import CompiledRule, RuleCompiler, template_id
+from kg.compile import RULES, CompiledRule, RuleCompiler, template_id
 from kg.corpus import ROOT, Segment, works
 from kg.liuyao.hexagrams import HEXAGRAMS
 from kg.vocabulary import DK, PREFIXES, concept, vocabulary
@@ -284,8 +284,8 @@ def write_atomically(files: dict[Path, str]) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def build(out: Path = BUILD) -> BuildResult:
-    rules = RuleCompiler().compile_all()
+def build(out: Path = BUILD, rules_dir: Path = RULES) -> BuildResult:
+    rules = RuleCompiler().compile_all(rules_dir)
     ds = dataset(rules)
     nq, ttl = _nquads(ds), _turtle(ds)
     files = {out / "kg.nq": nq, out / "kg.ttl": ttl}

@@ -80,11 +80,14 @@ def sparql_prefixes() -> str:
 
 def curie(iri: str) -> str:
     """Shortest prefixed name for an IRI (``br:zi``), or ``<iri>``."""
-    best = max((p for p, ns in PREFIXES.items() if iri.startswith(ns)), key=lambda p: len(PREFIXES[p]), default=None)
+    best = max(
+        (p for p, ns in PREFIXES.items() if iri.startswith(ns)), key=lambda p: len(PREFIXES[p]), default=None
+    )
     if best is None:
         return f"<{iri}>"
     local = iri[len(PREFIXES[best]) :]
-    return f"{best}:{local}" if local and all(c.isalnum() or c in "-_" for c in local) else f"<{iri}>"
+    plain = local and all(c.isalnum() or c in "-_." for c in local) and not local.endswith(".")
+    return f"{best}:{local}" if plain else f"<{iri}>"
 
 
 @dataclass(frozen=True)
@@ -197,7 +200,9 @@ class Vocabulary:
         chain = [self.label(t) for t in self.broader_closure(found)]
         for part in parts[:-1]:
             if self.resolve(DK.TopicScheme, part) not in self.broader_closure(found):
-                raise KgError(f"topic path {text!r}: {part} is not broader than {parts[-1]} ({' < '.join(chain)})")
+                raise KgError(
+                    f"topic path {text!r}: {part} is not broader than {parts[-1]} ({' < '.join(chain)})"
+                )
         return found
 
 
@@ -217,4 +222,15 @@ def vocabulary() -> Vocabulary:
     return Vocabulary(load_graph())
 
 
-__all__ = ["DK", "OWL", "PREFIXES", "XSD", "Fact", "VariableType", "Vocabulary", "concept", "curie", "vocabulary"]
+__all__ = [
+    "DK",
+    "OWL",
+    "PREFIXES",
+    "XSD",
+    "Fact",
+    "VariableType",
+    "Vocabulary",
+    "concept",
+    "curie",
+    "vocabulary",
+]
