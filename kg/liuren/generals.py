@@ -12,7 +12,7 @@ from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
 from kg.errors import InputError
-from kg.ganzhi import Branch, Stem
+from kg.ganzhi import Branch, Element, Stem
 from kg.shensha import DEFAULT_NOBLE_TABLE, NOBLE_TABLES
 
 
@@ -58,8 +58,20 @@ class General(IntEnum):
     def slug(self) -> str:
         return self.name.lower()
 
+    @property
+    def element(self) -> Element:
+        """五行 of the general (:data:`GENERAL_ELEMENT`)."""
+        return GENERAL_ELEMENT[self]
+
 
 GENERALS: tuple[General, ...] = tuple(General)
+
+GENERAL_ELEMENT: tuple[Element, ...] = tuple(
+    Element("木火土金水".index(c)) for c in "土火火木土木土金土水金水"
+)
+"""五行 of the twelve generals in :class:`General` order: 貴人 土, 螣蛇 火, 朱雀 火, 六合 木, 勾陳 土,
+青龍 木, 天空 土, 白虎 金, 太常 土, 玄武 水, 太陰 金, 天后 水 — as commonly given in 《六壬大全》 卷一
+"十二天將", the ``dk:element`` values of ontology/concepts/generals.ttl."""
 
 
 class DayNight(StrEnum):

@@ -1,0 +1,146 @@
+"""``kg chart liuren``: cast a 大六壬 課式 from the command line and print it.
+
+:data:`chart_command` is the click command the CLI mounts under ``kg chart``. Its input options
+are the decorator :func:`input_options`, and :func:`liuren_inputs` turns their values into the
+chart, so ``kg reading liuren`` can take the same inputs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from kg.calendar import ZiHourRule
+from kg.errors import KgError
+from kg.liuren.chart import Chart, Options, chart_from_inputs
+from kg.liuren.facts import chart_graph, reading_iri
+from kg.liuren.generals import DayNightRule
+from kg.liuren.three_transmissions import DisputedReading, ShehaiVariant
+from kg.liuren.view import chart_to_json, render
+from kg.shensha import DEFAULT_NOBLE_TABLE, NOBLE_TABLES
+from kg.vocabulary import vocabulary
+
+DAY_NIGHT_CHOICES: dict[str, DayNightRule] = {
+    "auto": DayNightRule.HOURS,
+    "晝": DayNightRule.DAY,
+    "夜": DayNightRule.NIGHT,
+}
+"""--day-night: by the 占時 (卯–申 晝), or fixed 晝 or 夜."""
+
+_INPUTS = ("moment", "day", "hour", "general", "ju", "month", "birth", "walking_year")
+
+
+def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The input options of a 大六壬 chart: time or day with 占時/月將/局, querent, doctrine."""
+    decorators = [
+        click.option("--moment", help="Moment of the inquiry, ISO 8601 (Beijing time without an offset)."),
+        click.option("--day", metavar="GANZHI", help="Day 干支 instead of a moment, e.g. 癸未."),
+        click.option("--hour", metavar="BRANCH", help="占時 (hour branch), e.g. 午."),
+        click.option("--general", metavar="BRANCH|NAME", help="月將 as a branch or its name (戌 or 河魁)."),
+        click.option(
+            "--ju",
+            type=int,
+            help="局 number 1–12 (第1局 伏吟): with --day, instead of or with --hour/--general.",
+        ),
+        click.option(
+            "--month", metavar="BRANCH", help="月建 (month branch) for 旺相休囚死 (optional with --day)."
+        ),
+        click.option(
+            "--day-night",
+            type=click.Choice(list(DAY_NIGHT_CHOICES)),
+            default="auto",
+            show_default=True,
+            help="晝/夜 plate: 'auto' by the 占時 (卯–申 晝), or fixed 晝 or 夜.",
+        ),
+        click.option(
+            "--noble-table",
+            type=click.Choice(list(NOBLE_TABLES)),
+            default=DEFAULT_NOBLE_TABLE,
+            show_default=True,
+            help="天乙貴人 table of kg/shensha.py: A (甲戊庚牛羊, the 720 table's and 《直指》's), B or C (陽貴/陰貴 verses).",
+        ),
+        click.option(
+            "--shehai",
+            type=click.Choice([v.value for v in ShehaiVariant]),
+            default=ShehaiVariant.ZHINAN.value,
+            show_default=True,
+            help="涉害: 'zhinan' 孟 → 仲 → 綴瑕 (《指南》) or 'kejing' depth count (《課經》).",
+        ),
+        click.option(
+            "--disputed",
+            type=click.Choice([v.value for v in DisputedReading]),
+            default=DisputedReading.ZHINAN.value,
+            show_default=True,
+            help="戊辰/戊戌 第7局: 'zhinan' 亥巳亥 (the rule) or '720-table' 巳亥巳.",
+        ),
+        click.option(
+            "--zi-hour",
+            type=click.Choice([v.value for v in ZiHourRule]),
+            default=ZiHourRule.EARLY.value,
+            show_default=True,
+            help="子時 rule for --moment: the day changes at '23:00' or at 'midnight'.",
+        ),
+        click.option(
+            "--birth", metavar="BRANCH", help="The querent's 年命 (birth-year branch or 干支), e.g. 子."
+        ),
+        click.option("--walking-year", metavar="BRANCH", help="The querent's 行年 (branch or 干支)."),
+    ]
+    for decorator in reversed(decorators):
+        command = decorator(command)
+    return command
+
+
+def liuren_inputs(**params: Any) -> Chart:
+    """The chart from the values of :func:`input_options` (missing keys take their defaults).
+
+    Other keys (the caller's own options, such as ``topic``) are ignored. Raises
+    :class:`kg.errors.InputError` on bad input.
+    """
+    options = Options(
+        noble_table=params.get("noble_table") or DEFAULT_NOBLE_TABLE,
+        day_night_rule=DAY_NIGHT_CHOICES[params.get("day_night") or "auto"],
+        shehai_variant=ShehaiVariant(params.get("shehai") or ShehaiVariant.ZHINAN),
+        disputed_reading=DisputedReading(params.get("disputed") or DisputedReading.ZHINAN),
+        zi_hour_rule=ZiHourRule(params.get("zi_hour") or ZiHourRule.EARLY),
+    )
+    return chart_from_inputs(**{k: params.get(k) for k in _INPUTS}, options=options)
+
+
+@click.command("liuren")
+@input_options
+@click.option("--topic", help="Inquiry topic for the RDF output, by label (通占) or path.")
+@click.option(
+    "--id", "name", metavar="NAME", help="Reading IRI reading:NAME (default: a hash of the inputs)."
+)
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json", "turtle"]),
+    default="text",
+    show_default=True,
+    help="Traditional layout, every computed value as JSON, or the chart facts as RDF Turtle.",
+)
+def chart_command(topic: str | None, name: str | None, output: str, **params: Any) -> None:
+    """Cast a 大六壬 課式 (起課) and print it.
+
+    Give --moment (月將 from the last 中氣, 占時 and 月建 from the calendar), or --day with two of
+    --hour (占時), --general (月將) and --ju (局), or with --ju alone (月將, 占時 and so 晝/夜
+    unknown unless --day-night fixes it). Doctrinal choices default to notes/liuren-algorithm.md
+    §4; the chart records them.
+    """
+    try:
+        chart = liuren_inputs(**params)
+        concept = vocabulary().topic(topic) if topic is not None else None
+        if output == "text":
+            click.echo(render(chart))
+        elif output == "json":
+            click.echo(json.dumps(chart_to_json(chart), ensure_ascii=False, indent=2))
+        else:
+            graph = chart_graph(chart, reading_iri(chart, name), concept)
+            click.echo(graph.serialize(format="turtle"), nl=False)
+    except KgError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(exc.exit_code) from None

@@ -1,0 +1,428 @@
+"""A 大六壬 chart as RDF: every fact rules may ask about, in the vocabulary of ontology/divkg.ttl.
+
+:func:`chart_graph` asserts the reading (day 干支, 局, 月將, 占時, 晝/夜, 貴人 順/逆, 課體, 年命,
+calendar record, options), its entities — the twelve 天盤 spirits (神) with their 地盤 seat, 天將,
+旬空/落空, 遁干, 六親, 旺相休囚死, 十二長生 and 神煞; the day stem (干) in its 寄宮; the day branch
+(支); the pillars (四直) that are known — the 四課 and the 三傳 as links to the spirits, and the
+relations (生 克 比和 of elements; 沖 合 刑 害 破 並 of branches) between every ordered pair of
+distinct entities. The 干 has no branch of its own: only its element relations are asserted (its
+寄宮 is the fact dk:lodging). Rules are compiled to SPARQL over exactly these facts (DESIGN.md §5);
+booleans are asserted both true and false so a rule can test either.
+
+Entity IRIs live under the reading IRI: ``<reading>/spirit/<branch slug>`` (the spirit named by its
+天盤 branch, e.g. ``/spirit/xu`` for 河魁 戌), ``/gan``, ``/zhi``, ``/lesson/1`` … ``/lesson/4``,
+``/pillar/year|month|day|hour``, ``/option/<Options field>``. There are no blank nodes, and the
+same chart always gives the same graph.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import fields
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import RDF
+
+from kg.calendar import BOUNDARY_WARNING, nearest_term
+from kg.errors import InputError
+from kg.ganzhi import Branch, Element, GanZhi, breaks, clashes, combines, dun_stem, harms, punishes, stage
+from kg.liuren.chart import Chart
+from kg.liuren.four_lessons import Relation
+from kg.liuren.generals import DayNight
+from kg.liuren.plates import LODGING, RANK, month_general
+from kg.liuren.three_transmissions import YIMA
+from kg.liuyao.six_relatives import relative
+from kg.vocabulary import DK, PREFIXES, concept
+
+KETI_SLUGS: dict[str, str] = {
+    "元首": "yuanshou",
+    "重審": "chongshen",
+    "知一": "zhiyi",
+    "涉害": "shehai",
+    "見機": "jianji",
+    "察微": "chawei",
+    "綴瑕": "zhuixia",
+    "涉害深": "shehai-shen",
+    "遙克": "yaoke",
+    "蒿矢": "haoshi",
+    "彈射": "danshe",
+    "蓦越": "moyue",
+    "昴星": "maoxing",
+    "虎視": "hushi",
+    "冬蛇掩目": "yanmu",
+    "別責": "biezhe",
+    "八專": "bazhuan",
+    "獨足": "duzu",
+    "伏吟": "fuyin",
+    "自任": "ziren",
+    "自信": "zixin",
+    "杜傳": "duchuan",
+    "返吟": "fanyin",
+    "無依": "wuyi",
+    "井欄": "jinglan",
+    "稼穡": "jiase",
+    "從革": "congge",
+    "曲直": "quzhi",
+    "炎上": "yanshang",
+    "潤下": "runxia",
+    "進茹": "jinru",
+    "退茹": "tuiru",
+    "間傳": "jianchuan",
+    "元胎": "yuantai",
+    "鑄印": "zhuyin",
+    "三交": "sanjiao",
+    "斬關": "zhanguan",
+    "閉口": "bikou",
+    "羅網": "luowang",
+    "勵德": "lide",
+    "斫輪": "zhuolun",
+    "度厄": "due",
+    "亂首": "luanshou",
+    "贅婿": "zhuixu",
+    "遊子": "youzi",
+    "天網": "tianwang",
+}
+"""Each 課體 of :data:`kg.liuren.keti.KETI` → its dk:KetiScheme slug (ontology/concepts/keti.ttl)."""
+
+ZEIKE = frozenset(("元首", "重審", "知一", "涉害"))
+"""The sub-types of the 賊克 門 (keti:zeike): a chart with one of them also carries 賊克."""
+
+_LESSON_RELATION: dict[Relation, str] = {
+    Relation.SHANG_KE_XIA: "shangkexia",
+    Relation.XIA_ZEI_SHANG: "xiazeishang",
+    Relation.SHANG_SHENG_XIA: "shangshengxia",
+    Relation.XIA_SHENG_SHANG: "xiashengshang",
+    Relation.BI_HE: "lesson-bihe",
+}
+"""上克下, 下賊上, 上生下, 下生上, 上下比和 → dk:RelationScheme slugs."""
+
+_GENERAL_RELATION: tuple[str | None, ...] = ("bihe", "sheng", "ke", None, None)
+"""dk:generalRelation by (spirit element − general element) mod 5 in the order 木火土金水: 比和,
+將生神, 將克神; 神克將 and 神生將 have no concept in dk:RelationScheme yet and are not asserted."""
+
+PILLAR_NAMES = {"year": "太歲", "month": "月建", "day": "日辰", "hour": "時"}
+"""The 四直 as the texts name them."""
+
+_PILLAR_LINKS = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
+
+
+def _branch_relations() -> tuple[tuple[tuple[URIRef, ...], ...], ...]:
+    """沖 合 刑 害 破 並 from branch a to branch b, ``[a][b]`` (kg.ganzhi's tables)."""
+    return tuple(
+        tuple(
+            tuple(
+                predicate
+                for predicate, holds in (
+                    (DK.chong, clashes(a, b)),
+                    (DK.he, combines(a, b)),
+                    (DK.xing, punishes(a, b)),
+                    (DK.hai, harms(a, b)),
+                    (DK.po, breaks(a, b)),
+                    (DK.bing, a == b),
+                )
+                if holds
+            )
+            for b in Branch
+        )
+        for a in Branch
+    )
+
+
+def _element_relations() -> tuple[tuple[tuple[URIRef, ...], ...], ...]:
+    """生 克 比和 from element a to element b, ``[a][b]``."""
+    return tuple(
+        tuple(
+            tuple(
+                predicate
+                for predicate, holds in (
+                    (DK.sheng, a.generates(b)),
+                    (DK.ke, a.overcomes(b)),
+                    (DK.bihe, a == b),
+                )
+                if holds
+            )
+            for b in Element
+        )
+        for a in Element
+    )
+
+
+_BRANCH_RELATIONS = _branch_relations()
+_ELEMENT_RELATIONS = _element_relations()
+
+
+def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
+    """The IRI of a reading: ``reading:<name>``, or by default ``reading:liuren-<hash>`` with a hash
+    of the chart's inputs (moment, or day, 局, 月將, 占時, 月建; options; 年命, 行年)."""
+    if name is None:
+        if chart.calendar is not None and chart.calendar.moment is not None:
+            when = chart.calendar.moment.isoformat()
+        else:
+            when = " ".join(
+                str(x) for x in (chart.day.name, chart.ju, chart.month_general, chart.hour, chart.month)
+            )
+        options = [(f.name, str(getattr(chart.options, f.name))) for f in fields(chart.options)]
+        querent = [None if u is None else u.branch.char for u in (chart.birth, chart.walking_year)]
+        inputs = f"{when}|{options}|{querent}"
+        name = "liuren-" + hashlib.sha256(inputs.encode()).hexdigest()[:12]
+    if not name or any(not (c.isalnum() or c in "-_.") for c in name):
+        raise InputError(f"reading name {name!r}: use letters, digits, '-', '_' and '.' only")
+    return URIRef(PREFIXES["reading"] + name)
+
+
+def _bool(value: bool) -> Literal:
+    return Literal(bool(value))
+
+
+def _yin_yang(is_yang: bool) -> URIRef:
+    return concept("yy", "yang" if is_yang else "yin")
+
+
+class _Builder:
+    """Accumulates the triples of one chart."""
+
+    def __init__(self, chart: Chart, reading: URIRef) -> None:
+        self.chart = chart
+        self.reading = reading
+        self.base = str(reading).rstrip("/")
+        self.graph = Graph()
+        for prefix, namespace in PREFIXES.items():
+            self.graph.bind(prefix, namespace)
+        self.triples: list[tuple[URIRef, URIRef, URIRef | Literal]] = []
+        self.entities: list[tuple[URIRef, Branch | None, Element]] = []
+        """(IRI, branch or None for the 干, element) of every entity, for the relations."""
+
+    def iri(self, *path: object) -> URIRef:
+        return URIRef("/".join((self.base, *map(str, path))))
+
+    def spirit_iri(self, branch: Branch) -> URIRef:
+        return self.iri("spirit", branch.slug)
+
+    def add(self, subject: URIRef, predicate: URIRef, value: URIRef | Literal) -> None:
+        self.triples.append((subject, predicate, value))
+
+    def entity(
+        self, iri: URIRef, cls: URIRef, label: str, link: URIRef, branch: Branch | None, element: Element
+    ) -> None:
+        """Type, label, element and reading links (``link`` and dk:entity) of an entity."""
+        self.add(iri, RDF.type, cls)
+        self.add(iri, DK.label, Literal(label))
+        self.add(iri, DK.element, concept("el", element.slug))
+        self.add(self.reading, link, iri)
+        self.add(self.reading, DK.entity, iri)
+        self.entities.append((iri, branch, element))
+
+    # ── the reading ──────────────────────────────────────────────────────────────────────────
+
+    def reading_facts(self, topic: URIRef | None) -> None:
+        """Inputs, 晝/夜 and 貴人 順/逆, 課體, 年命, calendar record and options."""
+        chart, r = self.chart, self.reading
+        self.add(r, RDF.type, DK.Reading)
+        self.add(r, DK.label, Literal(f"大六壬 {chart.day.name}日 第{chart.ju}局"))
+        self.add(r, DK.system, DK.LiuRen)
+        if topic is not None:
+            self.add(r, DK.topic, topic)
+        self.add(r, DK.dayGanzhi, concept("gz", chart.day.slug))
+        self.add(r, DK.ju, Literal(chart.ju))
+        if chart.month_general is not None:
+            self.add(r, DK.monthGeneral, concept("br", chart.month_general.branch.slug))
+        if chart.hour is not None:
+            self.add(r, DK.hourBranch, concept("br", chart.hour.slug))
+        if chart.day_night is not None:
+            self.add(r, DK.dayNight, concept("dn", "day" if chart.day_night is DayNight.DAY else "night"))
+        if (procession := chart.procession) is not None:
+            self.add(r, DK.nobleDirection, concept("dir", "forward" if procession.forward else "backward"))
+        names = set(chart.keti_names)
+        for keti in chart.keti:
+            self.add(r, DK.keti, concept("keti", KETI_SLUGS[keti.name]))
+        if names & ZEIKE:
+            self.add(r, DK.keti, concept("keti", "zeike"))
+        if chart.birth is not None:
+            self.add(r, DK.birthBranch, concept("br", chart.birth.branch.slug))
+            self.add(r, DK.birthSpirit, self.spirit_iri(chart.birth.upper))
+        self.calendar_facts()
+        for field in fields(chart.options):
+            option = self.iri("option", field.name)
+            self.add(r, DK.option, option)
+            self.add(option, DK.name, Literal(field.name))
+            self.add(option, RDF.value, Literal(str(getattr(chart.options, field.name))))
+
+    def calendar_facts(self) -> None:
+        """Where the inputs came from. A chart cast from a moment is near a solar term when the
+        moment lies within a minute of the 中氣 that sets the 月將, or of the 節 that sets the 月建."""
+        chart, r = self.chart, self.reading
+        record = chart.calendar
+        moment = None if record is None else record.moment
+        self.add(r, DK.pillarsGiven, _bool(moment is None))
+        if record is None or moment is None:
+            return
+        zhongqi = nearest_term(moment, jie=False)
+        near = record.near_jie or abs(zhongqi.moment - moment) < BOUNDARY_WARNING
+        self.add(r, DK.nearSolarTerm, _bool(near))
+        self.add(r, DK.moment, Literal(moment))
+        for predicate, value in (
+            (DK.timeZone, record.timezone),
+            (DK.calendarLibrary, record.library),
+            (DK.ziHourRule, record.zi_hour_rule),
+        ):
+            if value is not None:
+                self.add(r, predicate, Literal(str(value)))
+
+    # ── entities ─────────────────────────────────────────────────────────────────────────────
+
+    def spirits(self) -> None:
+        """The twelve 天盤 spirits (神) with what sits under and rides on them."""
+        chart = self.chart
+        day = chart.day
+        stem_element = day.stem.element
+        ding, horse = chart.ding, YIMA[day.branch]
+        for seat in chart.seats:
+            branch, earth = seat.heaven, seat.earth
+            element = branch.element
+            iri = self.spirit_iri(branch)
+            label = f"{month_general(branch).name} {branch.char} 加 {earth.char}"
+            if seat.general is not None:
+                label += f" 乘 {seat.general.char}"
+            self.entity(iri, DK.Spirit, label, DK.spirit, branch, element)
+            self.add(iri, DK.branch, concept("br", branch.slug))
+            self.add(iri, DK.yinYang, _yin_yang(branch.is_yang))
+            self.add(iri, DK.seat, concept("br", earth.slug))
+            self.add(iri, DK.seatClass, concept("seat", RANK[earth].slug))
+            if seat.general is not None:
+                self.add(iri, DK.general, concept("general", seat.general.slug))
+                relation = _GENERAL_RELATION[(element - seat.general.element) % 5]
+                if relation is not None:
+                    self.add(iri, DK.generalRelation, concept("relation", relation))
+            self.add(iri, DK.void, _bool(seat.void))
+            self.add(iri, DK.seatVoid, _bool(seat.fallen_void))
+            if (dun := dun_stem(day, branch)) is not None:
+                self.add(iri, DK.dunStem, concept("stem", dun.slug))
+            self.add(iri, DK.relative, concept("rel", relative(stem_element, element).slug))
+            if seat.state is not None:
+                self.add(iri, DK.seasonalState, concept("state", seat.state.slug))
+            self.add(iri, DK.stage, concept("stage", stage(element, earth).slug))
+            for star, on in (
+                ("dingshen", branch == ding),
+                ("yima", branch == horse),
+                ("kuigang", branch in (Branch.CHEN, Branch.XU)),
+            ):
+                if on:
+                    self.add(iri, DK.shensha, concept("star", star))
+
+    def gan_zhi(self) -> None:
+        """The day stem (干, lodged in its 寄宮) and the day branch (支)."""
+        stem, branch = self.chart.day
+        gan, zhi = self.iri("gan"), self.iri("zhi")
+        lodging = LODGING[stem]
+        self.entity(gan, DK.DayStem, f"日干 {stem.char} 寄{lodging.char}", DK.gan, None, stem.element)
+        self.add(gan, DK.stem, concept("stem", stem.slug))
+        self.add(gan, DK.yinYang, _yin_yang(stem.is_yang))
+        self.add(gan, DK.lodging, concept("br", lodging.slug))
+        self.entity(zhi, DK.DayBranch, f"日支 {branch.char}", DK.zhi, branch, branch.element)
+        self.add(zhi, DK.branch, concept("br", branch.slug))
+        self.add(zhi, DK.yinYang, _yin_yang(branch.is_yang))
+
+    def pillars(self) -> None:
+        """The 四直 that are known: all four from a moment; otherwise the day 干支, and the 月建
+        and 占時 branches (their stems unknown)."""
+        chart = self.chart
+        if chart.pillars is not None:
+            known: dict[str, GanZhi | Branch | None] = {
+                "year": chart.pillars.year,
+                "month": chart.pillars.month,
+                "day": chart.pillars.day,
+                "hour": chart.pillars.hour,
+            }
+        else:
+            known = {"month": chart.month, "day": chart.day, "hour": chart.hour}
+        stem_element = chart.day.stem.element
+        for kind, value in known.items():
+            if value is None:
+                continue
+            branch = value.branch if isinstance(value, GanZhi) else value
+            name = value.name if isinstance(value, GanZhi) else value.char
+            iri = self.iri("pillar", kind)
+            self.entity(iri, DK.Pillar, f"{PILLAR_NAMES[kind]} {name}", DK.pillar, branch, branch.element)
+            self.add(self.reading, _PILLAR_LINKS[kind], iri)
+            self.add(iri, DK.pillarKind, concept("pillar", kind))
+            self.add(iri, DK.branch, concept("br", branch.slug))
+            if isinstance(value, GanZhi):
+                self.add(iri, DK.stem, concept("stem", value.stem.slug))
+                self.add(iri, DK.ganzhi, concept("gz", value.slug))
+            self.add(iri, DK.relative, concept("rel", relative(stem_element, branch.element).slug))
+
+    # ── 四課, 三傳, relations ───────────────────────────────────────────────────────────────────
+
+    def lessons(self) -> None:
+        """四課: upper spirit, lower (干 for 1課, 支 for 3課, the spirit of the lower branch for 2課 and
+        4課), 生克 relation; 干上神, 支上神 and the distinct uppers (課上神)."""
+        chart = self.chart
+        for lesson in chart.lessons:
+            iri = self.iri("lesson", lesson.number)
+            upper = self.spirit_iri(lesson.upper)
+            if lesson.number == 1:
+                lower = self.iri("gan")
+            elif lesson.number == 3:
+                lower = self.iri("zhi")
+            else:
+                assert isinstance(lesson.lower, Branch)
+                lower = self.spirit_iri(lesson.lower)
+            self.add(self.reading, DK.lesson, iri)
+            self.add(iri, RDF.type, DK.Lesson)
+            label = f"{lesson.number}課 {lesson.upper.char}/{lesson.lower.char} {lesson.relation.char}"
+            self.add(iri, DK.label, Literal(label))
+            self.add(iri, DK.lessonNumber, Literal(lesson.number))
+            self.add(iri, DK["upper"], upper)
+            self.add(iri, DK["lower"], lower)
+            self.add(iri, DK.lessonRelation, concept("relation", _LESSON_RELATION[lesson.relation]))
+            self.add(self.reading, DK.lessonUpper, upper)
+        self.add(self.reading, DK.ganShang, self.spirit_iri(chart.gan_shang))
+        self.add(self.reading, DK.zhiShang, self.spirit_iri(chart.zhi_shang))
+
+    def transmissions(self) -> None:
+        """三傳: 初傳 (發用), 中傳, 末傳 as links to their spirits."""
+        for predicate, branch in zip(
+            (DK.firstTransmission, DK.middleTransmission, DK.lastTransmission),
+            self.chart.derivation.branches,
+            strict=True,
+        ):
+            spirit = self.spirit_iri(branch)
+            self.add(self.reading, predicate, spirit)
+            self.add(self.reading, DK.transmission, spirit)
+
+    def relations(self) -> None:
+        """生 克 比和 (elements) for every ordered pair of distinct entities; 沖 合 刑 害 破 並
+        (branches) where both have a branch — not the 干."""
+        for a, a_branch, a_element in self.entities:
+            for b, b_branch, b_element in self.entities:
+                if a == b:
+                    continue
+                for predicate in _ELEMENT_RELATIONS[a_element][b_element]:
+                    self.add(a, predicate, b)
+                if a_branch is not None and b_branch is not None:
+                    for predicate in _BRANCH_RELATIONS[a_branch][b_branch]:
+                        self.add(a, predicate, b)
+
+    def build(self) -> Graph:
+        self.graph.addN((s, p, o, self.graph) for s, p, o in self.triples)
+        return self.graph
+
+
+def chart_graph(chart: Chart, reading: URIRef, topic: URIRef | None = None) -> Graph:
+    """The chart as an RDF graph about ``reading`` (see the module doc for the IRI scheme).
+
+    ``topic`` is a concept of dk:TopicScheme. The 年命 (dk:birthBranch, dk:birthSpirit) comes from
+    the chart (:func:`kg.liuren.chart_from_inputs` ``birth``).
+    """
+    builder = _Builder(chart, reading)
+    builder.reading_facts(topic)
+    builder.spirits()
+    builder.gan_zhi()
+    builder.pillars()
+    builder.lessons()
+    builder.transmissions()
+    builder.relations()
+    return builder.build()
+
+
+__all__ = ["KETI_SLUGS", "PILLAR_NAMES", "chart_graph", "reading_iri"]
