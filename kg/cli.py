@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -9,6 +10,8 @@ import click
 from rdflib import Graph
 
 from kg.errors import KgError
+from kg.match import KnowledgeGraph, Reading, retrieve
+from kg.vocabulary import vocabulary
 
 BUILD = Path(__file__).resolve().parent.parent / "build"
 
@@ -82,14 +85,64 @@ def print_applicable(results, fmt: str) -> None:
 @click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
 def match(chart: Path, topic: str | None, fmt: str, engine: str, graph: Path) -> None:
     """Print every rule that applies to the chart in CHART (Turtle), with citations."""
-    from kg.match import KnowledgeGraph, Reading, retrieve
-    from kg.vocabulary import vocabulary
-
     chart_graph = load_chart(chart)
     topic_iri = str(vocabulary().topic(topic)) if topic else None
     kg = KnowledgeGraph.load(graph)
     print_applicable(retrieve(kg, Reading(chart_graph), topic_iri, engine), fmt)
 
+
+@main.group()
+def chart() -> None:
+    """Cast a chart and print it (text, JSON or Turtle)."""
+
+
+@main.group()
+def reading() -> None:
+    """Cast a chart and print every rule that applies to it, with citations."""
+
+
+def _liuyao_commands() -> None:
+    from kg.liuyao.commands import chart_command, input_options, liuyao_inputs
+
+    chart.add_command(chart_command)
+
+    @reading.command("liuyao")
+    @input_options
+    @click.option(
+        "--topic", required=True, help="Inquiry topic: label (遷移), slug (qianyi) or path (家宅/棟梁)."
+    )
+    @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+    @click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+    def reading_liuyao(topic: str, fmt: str, graph: Path, **params) -> None:
+        """A 六爻 reading: the chart and the rules that apply to it.
+
+        Example (《易隱》 遷移占, example A):
+        kg reading liuyao --pillars '庚寅 戊寅 癸亥' --lines 977778 --topic 遷移
+        """
+        from kg.liuyao.facts import chart_graph, reading_iri
+        from kg.liuyao.view import chart_to_json, render
+
+        cast, querent = liuyao_inputs(**params)
+        topic_iri = vocabulary().topic(topic)
+        facts = chart_graph(cast, reading_iri(cast), topic_iri, querent)
+        results = retrieve(KnowledgeGraph.load(graph), Reading(facts), str(topic_iri))
+        show_reading(render(cast), chart_to_json(cast), results, fmt)
+
+
+def show_reading(chart_text: str, chart_json: dict, results, fmt: str) -> None:
+    from kg.report import render_text
+
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {"chart": chart_json, "rules": [a.as_dict() for a in results]}, ensure_ascii=False, indent=2
+            )
+        )
+    else:
+        click.echo(chart_text.rstrip() + "\n\n" + render_text(results))
+
+
+_liuyao_commands()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -127,6 +127,7 @@ class _Query:
         self.template: list[str] = []
         self.requires: list[str] = []
         self.mentions: set[URIRef] = set()
+        self.shown: set[str] = set()
         self._fresh = 0
 
     def fresh(self) -> str:
@@ -336,7 +337,7 @@ class RuleCompiler:
         bound = {"reading"}
         q.emit("?reading a dk:Reading .")
         self.block(q, conditions, bound, top=True, subselect=False)
-        projected = sorted(bound - {"reading"})
+        projected = sorted((bound | q.shown) - {"reading"})
         select = "SELECT ?reading " + " ".join(f"?{v}" for v in projected)
         body = "\n  ".join(q.concrete)
         rule.query = f"{sparql_prefixes()}{select} WHERE {{\n  {body}\n}}"
@@ -390,6 +391,7 @@ class RuleCompiler:
                 q.emit("  " + c, "  " + t)
         q.emit("}")
         bound |= set.intersection(*bound_sets)
+        q.shown |= set.union(*bound_sets)
 
     def count(self, q: _Query, cond: dict, bound: set[str]) -> None:
         var, vtype = cond.get("count"), cond.get("type")

@@ -15,7 +15,7 @@ from pathlib import Path
 from rdflib import Graph, Literal, Namespace, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
 
-from kg.errors import KgError
+from kg.errors import InputError, KgError
 
 ONTOLOGY = Path(__file__).resolve().parent.parent / "ontology"
 BASE = "https://w3id.org/divkg/"
@@ -191,12 +191,12 @@ class Vocabulary:
         """A topic by label (棟梁), slug (dongliang) or path (家宅/棟梁)."""
         parts = [p for p in text.strip().split("/") if p]
         if not parts:
-            raise KgError("empty topic")
+            raise InputError("empty topic")
         try:
             found = self.resolve(DK.TopicScheme, parts[-1])
         except KgError:
             known = "、".join(self.label(t) or "" for t in self.concepts(DK.TopicScheme))
-            raise KgError(f"unknown topic {text!r}; known topics: {known}") from None
+            raise InputError(f"unknown topic {text!r}; known topics: {known}") from None
         chain = [self.label(t) for t in self.broader_closure(found)]
         for part in parts[:-1]:
             if self.resolve(DK.TopicScheme, part) not in self.broader_closure(found):

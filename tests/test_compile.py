@@ -55,7 +55,9 @@ def test_quote_occurring_twice_needs_an_offset(tmp_path):
 
 
 def test_unknown_concept_label(tmp_path):
-    assert "unknown six relatives '父親'" in refusal(tmp_path, GOOD.replace("L.relative 父,", "L.relative 父親,"))
+    assert "unknown six relatives '父親'" in refusal(
+        tmp_path, GOOD.replace("L.relative 父,", "L.relative 父親,")
+    )
 
 
 def test_unknown_fact(tmp_path):
@@ -64,7 +66,9 @@ def test_unknown_fact(tmp_path):
 
 
 def test_fact_not_defined_for_the_variable_type(tmp_path):
-    assert "a hidden-line has no fact 'beast'" in refusal(tmp_path, GOOD.replace("H.element 水", "H.beast 白虎"))
+    assert "a hidden-line has no fact 'beast'" in refusal(
+        tmp_path, GOOD.replace("H.element 水", "H.beast 白虎")
+    )
 
 
 def test_undeclared_variable(tmp_path):
@@ -81,7 +85,7 @@ def test_duplicate_rule_id(tmp_path):
 
 def test_malformed_yaml(tmp_path):
     (tmp_path / "bad.yaml").write_text("work: yiyin\nrules: [\n", encoding="utf-8")
-    with pytest.raises(RuleError, match="bad.yaml: malformed YAML"):
+    with pytest.raises(RuleError, match=r"bad\.yaml: malformed YAML"):
         RuleCompiler().compile_all(tmp_path)
 
 

@@ -103,7 +103,9 @@ def test_join_on_shared_variable(kg):
     assert ("t.leak", "applies") in fired(kg, chart(LEAK))
     # the water ghost hidden under another line does not make the 父母 line leak
     moved = LEAK.replace(":h2 dk:under :l2", ":h2 dk:under :l3") + ":l3 dk:relative rel:xiongdi .\n"
-    assert not any(r == "t.leak" for r, _ in fired(kg, chart(moved + "<https://w3id.org/divkg/reading/t> dk:line :l3 .")))
+    assert not any(
+        r == "t.leak" for r, _ in fired(kg, chart(moved + "<https://w3id.org/divkg/reading/t> dk:line :l3 ."))
+    )
 
 
 def test_exception_overrides(kg):
@@ -132,9 +134,13 @@ def test_not(kg):
 
 
 def test_count(kg):
-    lines = "".join(f"<https://w3id.org/divkg/reading/t> dk:line :e{i} .\n:e{i} dk:element el:earth .\n" for i in range(3))
+    lines = "".join(
+        f"<https://w3id.org/divkg/reading/t> dk:line :e{i} .\n:e{i} dk:element el:earth .\n" for i in range(3)
+    )
     assert ("t.earth", "applies") in fired(kg, chart(lines))
-    assert ("t.earth", "applies") not in fired(kg, chart(lines.replace(":e2 dk:element el:earth", ":e2 dk:element el:fire")))
+    assert ("t.earth", "applies") not in fired(
+        kg, chart(lines.replace(":e2 dk:element el:earth", ":e2 dk:element el:fire"))
+    )
 
 
 def test_topic_narrowing(kg):
