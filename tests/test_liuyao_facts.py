@@ -431,7 +431,7 @@ def test_cli_topic() -> None:
     result = _run(
         "--pillars", "庚寅 戊寅 癸亥", "--lines", "977778", "--topic", "無此占", "--format", "turtle"
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "unknown topic" in result.stderr
 
 
