@@ -4,7 +4,7 @@ Stages, timed in the same run:
   core        kg.liuren.build_chart (typed inputs; 四課, 三傳, plates, 課體, 旺相 by 月建)
   core+input  kg.liuren.chart_from_inputs from strings (validation included)
   core+json   build_chart + kg.liuren.chart_to_json
-  core+rdf    (hook, not yet implemented: see RDF_STAGE below)
+  core+rdf    build_chart + kg.liuren.facts.chart_graph (the chart facts as an rdflib Graph)
   kinliuren   kinliuren.Liuren(節氣, 月, 日干支, 時干支).result(0) — PyPI kinliuren, same inputs
 
 The 月建 of each combination is the month whose 六合 is the 月將 (the month most of the 將's
@@ -20,9 +20,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rdflib import Graph, URIRef
+
 from kg.ganzhi import Branch, GanZhi, Stem
 from kg.liuren import Chart, MonthGeneral, build_chart, chart_from_inputs, chart_to_json
+from kg.liuren.facts import chart_graph
 from kg.liuren.plates import MONTH_GENERALS, ju_of
+from kg.vocabulary import PREFIXES
 
 Combo = tuple[GanZhi, MonthGeneral, Branch, Branch]
 """(day, 月將, 占時, 月建)."""
@@ -51,15 +55,11 @@ def core_json(c: Combo) -> dict[str, Any]:
     return chart_to_json(core(c))
 
 
-# ── RDF hook ────────────────────────────────────────────────────────────────────────────────
-# The lead adds the RDF assertion step here: set RDF_STAGE to a function taking a Chart
-# (e.g. lambda chart: assert_chart(graph, chart)) and the "core+rdf" stage is timed with the rest.
-RDF_STAGE: Callable[[Chart], object] | None = None
+READING = URIRef(PREFIXES["reading"] + "bench")
 
 
-def core_rdf(c: Combo) -> object:
-    assert RDF_STAGE is not None
-    return RDF_STAGE(core(c))
+def core_rdf(c: Combo) -> Graph:
+    return chart_graph(core(c), READING)
 
 
 _MONTH_NAMES = ("正", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二")
@@ -110,9 +110,8 @@ def main() -> None:
         ("core", core, inputs),
         ("core+input", core_input, inputs),
         ("core+json", core_json, inputs),
+        ("core+rdf", core_rdf, inputs),
     ]
-    if RDF_STAGE is not None:
-        stages.append(("core+rdf", core_rdf, inputs))
     try:
         import kinliuren  # noqa: F401
     except ImportError:
