@@ -59,7 +59,8 @@ def test_reading(g4: Graph) -> None:
     assert _ask(
         g4,
         f"<{R}> a dk:Reading ; dk:system dk:LiuRen ; dk:topic topic:general ; dk:dayGanzhi gz:gui-wei ;"
-        " dk:ju 4 ; dk:dayNight dn:day ; dk:nobleDirection dir:backward ; dk:pillarsGiven true",
+        " dk:ju 4 ; dk:dayNight dn:day ; dk:nobleDirection dir:backward ; dk:pillarsGiven true ;"
+        " dk:nearSolarTerm false",
     )
     # given by 局 only: 月將, 占時 and 月建 unknown, so no 旺相休囚死 and no month or hour pillar
     for absent in ("dk:monthGeneral", "dk:hourBranch", "dk:monthPillar", "dk:hourPillar", "dk:moment"):

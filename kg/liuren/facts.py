@@ -158,8 +158,10 @@ def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
         if chart.calendar is not None and chart.calendar.moment is not None:
             when = chart.calendar.moment.isoformat()
         else:
-            when = " ".join(
-                str(x) for x in (chart.day.name, chart.ju, chart.month_general, chart.hour, chart.month)
+            general = None if chart.month_general is None else chart.month_general.branch
+            when = (
+                " ".join("-" if x is None else x.char for x in (general, chart.hour, chart.month))
+                + f" {chart.day.name} {chart.ju}"
             )
         options = [(f.name, str(getattr(chart.options, f.name))) for f in fields(chart.options)]
         querent = [None if u is None else u.branch.char for u in (chart.birth, chart.walking_year)]
@@ -185,8 +187,8 @@ class _Builder:
         self.chart = chart
         self.reading = reading
         self.base = str(reading).rstrip("/")
+        # a context-free store: about 1.5 times faster to fill than rdflib's default "Memory"
         self.graph = Graph(store="SimpleMemory")
-        """A context-free store: ~1.5× faster to fill than rdflib's default ``Memory``."""
         for prefix, namespace in PREFIXES.items():
             self.graph.bind(prefix, namespace)
         self.triples: list[tuple[URIRef, URIRef, URIRef | Literal]] = []
@@ -250,12 +252,14 @@ class _Builder:
 
     def calendar_facts(self) -> None:
         """Where the inputs came from. A chart cast from a moment is near a solar term when the
-        moment lies within a minute of the 中氣 that sets the 月將, or of the 節 that sets the 月建."""
+        moment lies within a minute of the 中氣 that sets the 月將, or of the 節 that sets the 月建;
+        a chart from given inputs (day, 局 …) never is."""
         chart, r = self.chart, self.reading
         record = chart.calendar
         moment = None if record is None else record.moment
         self.add(r, DK.pillarsGiven, _bool(moment is None))
         if record is None or moment is None:
+            self.add(r, DK.nearSolarTerm, _bool(False))
             return
         zhongqi = nearest_term(moment, jie=False)
         near = record.near_jie or abs(zhongqi.moment - moment) < BOUNDARY_WARNING
