@@ -160,6 +160,77 @@ class KnowledgeGraph:
                 overrides=row["over"].value if "over" in row else None,
             )
 
+        self._index_rules()
+        self.provenance: dict[str, dict[str, str]] = {}
+        self.parameters: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+        self._concept_labels: dict[str, str] = {}
+
+    def load_provenance(self, rules: set[str]) -> None:
+        """Outcome, first quote, URN and work citation of ``rules``, fetched once and kept."""
+        missing = sorted(rules - self.provenance.keys())
+        if not missing:
+            return
+        values = " ".join(f"<{r}>" for r in missing)
+        for row in self.query(
+            f"""SELECT ?r ?id ?pol ?zh ?en ?topic ?quote ?urn ?para ?title ?cite WHERE {{
+                  VALUES ?r {{ {values} }}
+                  ?r dk:ruleId ?id ; dk:topic ?t ; dk:outcome ?o ; dk:work ?w ; dk:anchor ?a .
+                  ?a dk:order 1 ; oa:hasSelector ?sel ; dk:paragraph ?p .
+                  ?sel a oa:TextQuoteSelector ; oa:exact ?quote .
+                  ?p dk:paragraphNumber ?para .
+                  ?r prov:wasDerivedFrom ?seg . ?seg dk:urn ?urn .
+                  ?t skos:prefLabel ?topic FILTER(langMatches(lang(?topic), 'zh-Hant'))
+                  ?w dcterms:title ?title FILTER(langMatches(lang(?title), 'zh-Hant'))
+                  ?w dk:citation ?cite .
+                  OPTIONAL {{ ?o dk:polarity ?pc . ?pc skos:prefLabel ?pol FILTER(langMatches(lang(?pol), 'zh-Hant')) }}
+                  OPTIONAL {{ ?o dk:wording ?zh }}
+                  OPTIONAL {{ ?o dk:gloss ?en }}
+                }} ORDER BY ?r ?urn"""
+        ):
+            self.provenance.setdefault(row["r"].value, {k: t.value for k, t in row.items()})
+        for row in self.query(
+            f"""SELECT ?r ?name ?var ?prop WHERE {{ VALUES ?r {{ {values} }}
+                  ?r dk:outcome/dk:parameter ?p . ?p dk:name ?name ; dk:variable ?var ; dk:property ?prop }}"""
+        ):
+            self.parameters[row["r"].value].append((row["name"].value, row["var"].value, row["prop"].value))
+
+    def concept_label(self, iri: str) -> str:
+        """zh-Hant label of a concept, with its direction for a branch (子 (北))."""
+        if iri not in self._concept_labels:
+            rows = self.query(
+                f"""SELECT ?l ?d WHERE {{ <{iri}> skos:prefLabel ?l FILTER(langMatches(lang(?l), 'zh-Hant'))
+                      OPTIONAL {{ <{iri}> dk:direction ?d }} }}"""
+            )
+            label = rows[0]["l"].value if rows else iri
+            direction = rows[0].get("d") if rows else None
+            self._concept_labels[iri] = f"{label} ({direction.value})" if direction is not None else label
+        return self._concept_labels[iri]
+
+    def _index_rules(self) -> None:
+        """Each rule under its rarest required fact, per topic; rules requiring nothing apart."""
+        frequency: dict[tuple[str, str, str], int] = defaultdict(int)
+        for rule in self.rules.values():
+            for key in _keys(rule):
+                frequency[key] += 1
+        self.index: dict[tuple[str, str, str, str], list[RuleInfo]] = defaultdict(list)
+        self.unindexed: dict[str, list[RuleInfo]] = defaultdict(list)
+        for rule in self.rules.values():
+            keys = _keys(rule)
+            if keys:
+                self.index[(rule.topic, *min(keys, key=lambda k: (frequency[k], k)))].append(rule)
+            else:
+                self.unindexed[rule.topic].append(rule)
+
+    def candidates(self, chain: list[str], entities, reading_facts) -> list[RuleInfo]:
+        """Rules of the topics in ``chain`` whose required facts the reading holds."""
+        present = {("reading", p, v) for p, v in reading_facts}
+        present |= {(b, p, v) for b, sets in entities.items() for facts in sets for p, v in facts}
+        found = [r for t in chain for r in self.unindexed.get(t, ())]
+        for topic in chain:
+            for key in present:
+                found += self.index.get((topic, *key), ())
+        return [r for r in found if _candidate(r, entities, reading_facts)]
+
     def topic_chain(self, topic: str) -> list[str]:
         chain = [topic]
         while chain[-1] in self.broader:
@@ -214,6 +285,10 @@ class Reading:
         return g
 
 
+def _keys(rule: RuleInfo) -> list[tuple[str, str, str]]:
+    return [(binding, p, v) for binding, facts in rule.requires.values() for p, v in facts]
+
+
 def _candidate(rule: RuleInfo, entities, reading_facts) -> bool:
     for var, (binding, needed) in rule.requires.items():
         if var == "reading":
@@ -235,24 +310,29 @@ def batched_query(template: str, rows: list[tuple[str, str]]) -> str:
 
 
 def retrieve(
-    kg: KnowledgeGraph, reading: Reading, topic: str | None = None, engine: str = "oxigraph"
+    kg: KnowledgeGraph,
+    reading: Reading,
+    topic: str | None = None,
+    engine: str = "oxigraph",
+    stats: dict[str, int] | None = None,
 ) -> list[Applicable]:
-    """Every rule that applies to ``reading`` for ``topic`` (default: the reading's topic)."""
+    """Every rule that applies to ``reading`` for ``topic`` (default: the reading's topic).
+
+    ``stats``, if given, receives the number of candidate rules and of templates run.
+    """
     topic = topic or reading.topic
     if topic is None:
         raise KgError("no topic: give one (e.g. --topic 遷移) or assert dk:topic on the reading")
     if topic not in kg.topics:
         raise KgError(f"unknown topic <{topic}>")
-    chain = set(kg.topic_chain(topic))
-    rules = [r for r in kg.rules.values() if r.topic in chain]
-    _apply_definitions(reading, [r for r in rules if r.kind == "definition"])
-    entities, reading_facts = reading.index()
-    candidates = [
-        r for r in rules if r.kind != "definition" and r.template and _candidate(r, entities, reading_facts)
-    ]
+    chain = kg.topic_chain(topic)
+    _apply_definitions(kg, chain, reading)
+    candidates = [r for r in kg.candidates(chain, *reading.index()) if r.kind != "definition" and r.template]
     by_template: dict[str, list[RuleInfo]] = defaultdict(list)
     for rule in candidates:
         by_template[rule.template].append(rule)
+    if stats is not None:
+        stats.update(candidates=len(candidates), templates=len(by_template))
     results: list[Applicable] = []
     for template, members in sorted(by_template.items()):
         query = batched_query(kg.templates[template], [(r.iri, r.arguments) for r in members])
@@ -261,24 +341,30 @@ def retrieve(
             row.pop("reading", None)
             status = "consider" if rule.kind == "text-only" else "applies"
             results.append(Applicable(rule.iri, "", rule.kind, status, dict(sorted(row.items()))))
-    fired = {a.rule for a in results}
     results += [
         Applicable(r.iri, "", r.kind, "consider", {})
-        for r in rules
+        for t in chain
+        for r in kg.unindexed.get(t, ())
         if r.kind == "text-only" and not r.template
     ]
-    for a in results:
-        if a.kind == "exception":
-            target = kg.rules[a.rule].overrides
-            for b in results:
-                if b.rule == target and target in fired:
-                    b.status = "overridden"
-                    b.overridden_by.append(a.rule)
+    _mark_overridden(kg, results)
     results = _dedupe(results)
-    _provenance(kg, reading, results)
+    _describe(kg, reading, results)
     return sorted(
         results, key=lambda a: (a.status != "applies", a.kind == "text-only", a.urn or "", a.rule_id)
     )
+
+
+def _mark_overridden(kg: KnowledgeGraph, results: list[Applicable]) -> None:
+    """An exception that applies overrides every application of the rule it names."""
+    by_rule: dict[str, list[Applicable]] = defaultdict(list)
+    for a in results:
+        by_rule[a.rule].append(a)
+    for a in results:
+        if a.kind == "exception" and a.status == "applies":
+            for b in by_rule.get(kg.rules[a.rule].overrides or "", ()):
+                b.status = "overridden"
+                b.overridden_by.append(a.rule)
 
 
 def _dedupe(results: list[Applicable]) -> list[Applicable]:
@@ -291,9 +377,14 @@ def _dedupe(results: list[Applicable]) -> list[Applicable]:
     return unique
 
 
-def _apply_definitions(reading: Reading, definitions: list[RuleInfo], rounds: int = 8) -> None:
-    """Run definition CONSTRUCTs until they add nothing new (roles may build on roles)."""
+def _apply_definitions(kg: KnowledgeGraph, chain: list[str], reading: Reading, rounds: int = 8) -> None:
+    """Run the topic's definition CONSTRUCTs until they add nothing new.
+
+    Candidates are chosen again each round: a role one definition assigns (祖墓) may be what
+    another definition needs (曾祖墳 = the line above the 祖墓).
+    """
     for _ in range(rounds):
+        definitions = [r for r in kg.candidates(chain, *reading.index()) if r.kind == "definition"]
         new = [q for d in definitions for q in reading.construct(d.construct) if q not in reading.store]
         if not new:
             return
@@ -301,54 +392,25 @@ def _apply_definitions(reading: Reading, definitions: list[RuleInfo], rounds: in
     raise KgError("definition rules did not reach a fixpoint (a cycle of roles?)")
 
 
-def _provenance(kg: KnowledgeGraph, reading: Reading, results: list[Applicable]) -> None:
-    if not results:
-        return
-    values = " ".join(sorted({f"<{a.rule}>" for a in results}))
-    info = {}
-    for row in kg.query(
-        f"""SELECT ?r ?id ?pol ?zh ?en ?topic ?quote ?urn ?para ?title ?cite WHERE {{
-              VALUES ?r {{ {values} }}
-              ?r dk:ruleId ?id ; dk:topic ?t ; dk:outcome ?o ; dk:work ?w ; dk:anchor ?a .
-              ?a dk:order 1 ; oa:hasSelector ?sel ; dk:paragraph ?p .
-              ?sel a oa:TextQuoteSelector ; oa:exact ?quote .
-              ?p dk:paragraphNumber ?para .
-              ?r prov:wasDerivedFrom ?seg . ?seg dk:urn ?urn .
-              ?t skos:prefLabel ?topic FILTER(langMatches(lang(?topic), 'zh-Hant'))
-              ?w dcterms:title ?title FILTER(langMatches(lang(?title), 'zh-Hant'))
-              ?w dk:citation ?cite .
-              OPTIONAL {{ ?o dk:polarity ?pc . ?pc skos:prefLabel ?pol FILTER(langMatches(lang(?pol), 'zh-Hant')) }}
-              OPTIONAL {{ ?o dk:wording ?zh }}
-              OPTIONAL {{ ?o dk:gloss ?en }}
-            }} ORDER BY ?urn"""
-    ):
-        info.setdefault(row["r"].value, {k: t.value for k, t in row.items()})
-    params = defaultdict(list)
-    for row in kg.query(
-        f"""SELECT ?r ?name ?var ?prop WHERE {{ VALUES ?r {{ {values} }}
-              ?r dk:outcome/dk:parameter ?p . ?p dk:name ?name ; dk:variable ?var ; dk:property ?prop }}"""
-    ):
-        params[row["r"].value].append((row["name"].value, row["var"].value, row["prop"].value))
-    labels = _labels(kg, reading)
+def _describe(kg: KnowledgeGraph, reading: Reading, results: list[Applicable]) -> None:
+    """Fill in outcome, quote, URN and citation, binding labels and parameters."""
+    kg.load_provenance({a.rule for a in results})
+    labels = {
+        q.subject.value: q.object.value
+        for q in reading.store.quads_for_pattern(None, ox.NamedNode(f"{DK}label"), None)
+    }
     for a in results:
-        row = info[a.rule]
+        row = kg.provenance[a.rule]
         a.rule_id, a.polarity, a.wording, a.gloss = row["id"], row.get("pol"), row.get("zh"), row.get("en")
         a.topic, a.quote, a.urn, a.paragraph = row["topic"], row["quote"], row["urn"], int(row["para"])
         a.work_title, a.citation = row["title"], row["cite"]
         a.binding_labels = {v: labels.get(e, e) for v, e in a.bindings.items()}
-        for name, var, prop in params.get(a.rule, []):
+        for name, var, prop in kg.parameters.get(a.rule, ()):
             a.parameters[name] = _parameter(kg, reading, a.bindings.get(var), prop)
 
 
-def _labels(kg: KnowledgeGraph, reading: Reading) -> dict[str, str]:
-    return {
-        q.subject.value: q.object.value
-        for q in reading.store.quads_for_pattern(None, ox.NamedNode(f"{DK}label"), None)
-    }
-
-
 def _parameter(kg: KnowledgeGraph, reading: Reading, entity: str | None, prop: str) -> str:
-    """The value of ``prop`` on the bound entity, with its label and (for a branch) its direction."""
+    """The value of ``prop`` on the bound entity: its label and, for a branch, its direction."""
     if entity is None:
         return "?"
     values = [
@@ -356,14 +418,4 @@ def _parameter(kg: KnowledgeGraph, reading: Reading, entity: str | None, prop: s
     ]
     if not values:
         return "?"
-    value = values[0]
-    if not isinstance(value, ox.NamedNode):
-        return value.value
-    rows = kg.query(
-        f"""SELECT ?l ?d WHERE {{ <{value.value}> skos:prefLabel ?l FILTER(langMatches(lang(?l), 'zh-Hant'))
-              OPTIONAL {{ <{value.value}> dk:direction ?d }} }}"""
-    )
-    if not rows:
-        return value.value
-    label, direction = rows[0]["l"].value, rows[0].get("d")
-    return f"{label} ({direction.value})" if direction is not None else label
+    return kg.concept_label(values[0].value) if isinstance(values[0], ox.NamedNode) else values[0].value
