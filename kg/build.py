@@ -204,6 +204,7 @@ def _rule(g: Graph, rule: CompiledRule) -> None:
         template = URIRef(f"{DK}template/{template_id(rule.template)}")
         g.add((node, DK.template, template))
         g.add((template, DK.query, Literal(rule.template)))
+        g.add((template, DK.joinable, Literal(rule.joinable)))
         g.add((node, DK.templateArguments, Literal(" ".join(rule.arguments))))
         for v in rule.variables:
             g.add((node, DK.variable, Literal(v)))

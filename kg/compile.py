@@ -99,6 +99,7 @@ class CompiledRule:
     query: str | None = None
     template: str | None = None
     arguments: tuple[str, ...] = ()
+    joinable: bool = False
     construct: str | None = None
     asserts: list[str] = field(default_factory=list)
     requires: list[str] = field(default_factory=list)
@@ -128,6 +129,7 @@ class _Query:
         self.requires: list[str] = []
         self.mentions: set[URIRef] = set()
         self.shown: set[str] = set()
+        self.joinable = True
         self._fresh = 0
 
     def fresh(self) -> str:
@@ -138,10 +140,15 @@ class _Query:
         self.concrete.append(concrete)
         self.template.append(concrete if template is None else template)
 
-    def constant(self, term: str, in_subselect: bool) -> str:
-        """A constant in the template: a fresh ``?_cN`` argument, or the term itself in a sub-select."""
+    def constant(self, term: str, in_subselect: bool, top: bool) -> str:
+        """A constant in the template: a fresh ``?_cN`` argument, or the term itself in a sub-select.
+
+        A template whose arguments all sit in top-level triple patterns is *joinable*: run once
+        with the arguments unbound, its solutions can be matched to many rules by their constants.
+        """
         if in_subselect:
             return term
+        self.joinable &= top
         self.arguments.append(term)
         return f"?_c{len(self.arguments)}"
 
@@ -343,6 +350,7 @@ class RuleCompiler:
         rule.query = f"{sparql_prefixes()}{select} WHERE {{\n  {body}\n}}"
         rule.template = f"{select} WHERE {{\n  " + "\n  ".join(q.template) + "\n}"
         rule.arguments = tuple(q.arguments)
+        rule.joinable = q.joinable
         rule.requires = q.requires
         rule.mentions |= q.mentions
         rule.conditions = yaml.safe_dump(
@@ -482,7 +490,8 @@ class RuleCompiler:
         if len(values) == 1:
             term = values[0]
             q.emit(
-                f"?{subject} {prop} {_short(term)} .", f"?{subject} {prop} {q.constant(term, subselect)} ."
+                f"?{subject} {prop} {_short(term)} .",
+                f"?{subject} {prop} {q.constant(term, subselect, top)} .",
             )
             if top and not subselect:
                 binding = (

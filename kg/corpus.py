@@ -181,17 +181,29 @@ def _segments(
             children = inner if len(inner) > 1 else ()
         else:
             children = tuple(
-                _note(source, ns, ne, work, paragraph, (*path, j)) for j, (ns, ne) in enumerate(_inline_notes(source, s, e), 1)
+                _note(source, ns, ne, work, paragraph, (*path, j))
+                for j, (ns, ne) in enumerate(_inline_notes(source, s, e), 1)
             )
         annotates = (*prefix, k - 1) if kind == "note" and k > 1 else None
-        result.append(Segment(work["id"], work["urn"], paragraph, path, kind, s, e, source[s:e], children, annotates))
+        result.append(
+            Segment(work["id"], work["urn"], paragraph, path, kind, s, e, source[s:e], children, annotates)
+        )
     return tuple(result)
 
 
 def _note(source: str, s: int, e: int, work: dict, paragraph: int, path: tuple[int, ...]) -> Segment:
     inner = _segments(source, s + 1, e - 1, work, paragraph, path)
     return Segment(
-        work["id"], work["urn"], paragraph, path, "note", s, e, source[s:e], inner if len(inner) > 1 else (), path[:-1]
+        work["id"],
+        work["urn"],
+        paragraph,
+        path,
+        "note",
+        s,
+        e,
+        source[s:e],
+        inner if len(inner) > 1 else (),
+        path[:-1],
     )
 
 

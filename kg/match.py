@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyoxigraph as ox
-from rdflib import Graph
+from rdflib import Graph, Literal
 
 from kg.errors import KgError
 from kg.vocabulary import DK, sparql_prefixes
@@ -94,6 +94,7 @@ class KnowledgeGraph:
         self.store = store
         self.rules: dict[str, RuleInfo] = {}
         self.templates: dict[str, str] = {}
+        self.joinable: set[str] = set()
         self._load_rules()
         self.broader: dict[str, str] = {
             row["t"].value: row["b"].value
@@ -130,9 +131,9 @@ class KnowledgeGraph:
         for row in self.query("SELECT ?r ?v WHERE { ?r dk:variable ?v }"):
             variables[row["r"].value].append(row["v"].value)
         rows = self.query(
-            """SELECT ?r ?kind ?topic ?tmpl ?tq ?args ?construct ?over WHERE {
+            """SELECT ?r ?kind ?topic ?tmpl ?tq ?join ?args ?construct ?over WHERE {
                  ?r a dk:Rule ; a ?kind ; dk:topic ?topic . FILTER(?kind != dk:Rule)
-                 OPTIONAL { ?r dk:template ?tmpl . ?tmpl dk:query ?tq . ?r dk:templateArguments ?args }
+                 OPTIONAL { ?r dk:template ?tmpl . ?tmpl dk:query ?tq ; dk:joinable ?join . ?r dk:templateArguments ?args }
                  OPTIONAL { ?r dk:construct ?construct }
                  OPTIONAL { ?r dk:overrides ?over } }"""
         )
@@ -148,6 +149,8 @@ class KnowledgeGraph:
             template = row["tmpl"].value if "tmpl" in row else None
             if template is not None:
                 self.templates[template] = row["tq"].value
+                if row["join"].value == "true":
+                    self.joinable.add(template)
             self.rules[iri] = RuleInfo(
                 iri=iri,
                 kind=kinds[row["kind"].value],
@@ -165,15 +168,12 @@ class KnowledgeGraph:
         self.parameters: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
         self._concept_labels: dict[str, str] = {}
 
-    def load_provenance(self, rules: set[str]) -> None:
-        """Outcome, first quote, URN and work citation of ``rules``, fetched once and kept."""
-        missing = sorted(rules - self.provenance.keys())
-        if not missing:
+    def load_provenance(self) -> None:
+        """Outcome, first quote, URN and work citation of every rule, fetched once in one query."""
+        if self.provenance:
             return
-        values = " ".join(f"<{r}>" for r in missing)
         for row in self.query(
-            f"""SELECT ?r ?id ?pol ?zh ?en ?topic ?quote ?urn ?para ?title ?cite WHERE {{
-                  VALUES ?r {{ {values} }}
+            """SELECT ?r ?id ?pol ?zh ?en ?topic ?quote ?urn ?para ?title ?cite WHERE {
                   ?r dk:ruleId ?id ; dk:topic ?t ; dk:outcome ?o ; dk:work ?w ; dk:anchor ?a .
                   ?a dk:order 1 ; oa:hasSelector ?sel ; dk:paragraph ?p .
                   ?sel a oa:TextQuoteSelector ; oa:exact ?quote .
@@ -182,15 +182,15 @@ class KnowledgeGraph:
                   ?t skos:prefLabel ?topic FILTER(langMatches(lang(?topic), 'zh-Hant'))
                   ?w dcterms:title ?title FILTER(langMatches(lang(?title), 'zh-Hant'))
                   ?w dk:citation ?cite .
-                  OPTIONAL {{ ?o dk:polarity ?pc . ?pc skos:prefLabel ?pol FILTER(langMatches(lang(?pol), 'zh-Hant')) }}
-                  OPTIONAL {{ ?o dk:wording ?zh }}
-                  OPTIONAL {{ ?o dk:gloss ?en }}
-                }} ORDER BY ?r ?urn"""
+                  OPTIONAL { ?o dk:polarity ?pc . ?pc skos:prefLabel ?pol FILTER(langMatches(lang(?pol), 'zh-Hant')) }
+                  OPTIONAL { ?o dk:wording ?zh }
+                  OPTIONAL { ?o dk:gloss ?en }
+                } ORDER BY ?r ?urn"""
         ):
             self.provenance.setdefault(row["r"].value, {k: t.value for k, t in row.items()})
         for row in self.query(
-            f"""SELECT ?r ?name ?var ?prop WHERE {{ VALUES ?r {{ {values} }}
-                  ?r dk:outcome/dk:parameter ?p . ?p dk:name ?name ; dk:variable ?var ; dk:property ?prop }}"""
+            """SELECT ?r ?name ?var ?prop WHERE {
+                  ?r dk:outcome/dk:parameter ?p . ?p dk:name ?name ; dk:variable ?var ; dk:property ?prop }"""
         ):
             self.parameters[row["r"].value].append((row["name"].value, row["var"].value, row["prop"].value))
 
@@ -266,23 +266,32 @@ class Reading:
                 entities[pred].append(frozenset(facts[obj[1:-1]]))
         return entities, frozenset(facts[self.iri.value])
 
-    def select(self, query: str, engine: str) -> list[dict[str, str]]:
+    def select(self, query: str, engine: str, terms: frozenset[str] = frozenset()) -> list[dict[str, str]]:
+        """Solutions as {variable: value}; the variables in ``terms`` in rule-constant form (``<iri>``, ``6``)."""
         if engine == "oxigraph":
-            return [
-                {k: t.value for k, t in row.items()} for row in solutions(self.store.query(PREFIXES + query))
-            ]
-        graph = self.rdflib_graph()
-        return [{str(k): str(v) for k, v in row.asdict().items()} for row in graph.query(PREFIXES + query)]
+            rows = solutions(self.store.query(PREFIXES + query))
+            return [{k: _term(t) if k in terms else t.value for k, t in row.items()} for row in rows]
+        return [
+            {
+                str(k): v.n3() if k in terms and not isinstance(v, Literal) else str(v)
+                for k, v in row.asdict().items()
+            }
+            for row in self.rdflib_graph().query(PREFIXES + query)
+        ]
 
     def construct(self, query: str) -> list[ox.Quad]:
         return [ox.Quad(t.subject, t.predicate, t.object) for t in self.store.query(query)]
 
+    def extend(self, quads: list[ox.Quad]) -> None:
+        self.store.extend(quads)
+        self._rdflib = None
+
     def rdflib_graph(self) -> Graph:
-        g = Graph()
-        g.parse(
-            data=self.store.dump(format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph()), format="nt"
-        )
-        return g
+        """The same facts as an rdflib graph, for running the queries on rdflib's engine."""
+        if getattr(self, "_rdflib", None) is None:
+            dump = self.store.dump(format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph())
+            self._rdflib = Graph().parse(data=dump, format="nt")
+        return self._rdflib
 
 
 def _keys(rule: RuleInfo) -> list[tuple[str, str, str]]:
@@ -307,6 +316,33 @@ def batched_query(template: str, rows: list[tuple[str, str]]) -> str:
     select, where = template.split(" WHERE {", 1)
     select = select.replace("SELECT ", "SELECT ?_rule ", 1)
     return f"{select} WHERE {{\n  VALUES ({head}) {{ {data} }}\n{where}"
+
+
+JOIN_THRESHOLD = 4
+"""Above this many candidates, a joinable template runs once unbound instead of with VALUES."""
+
+
+def _run_template(kg: KnowledgeGraph, reading: Reading, template: str, members: list[RuleInfo], engine: str):
+    """(rule, bindings) for every way a candidate of this template applies."""
+    text = kg.templates[template]
+    if template in kg.joinable and len(members) > JOIN_THRESHOLD:
+        by_arguments: dict[tuple[str, ...], list[RuleInfo]] = defaultdict(list)
+        for rule in members:
+            by_arguments[tuple(rule.arguments.split())].append(rule)
+        width = len(members[0].arguments.split())
+        arguments = [f"_c{i}" for i in range(1, width + 1)]
+        query = text.replace("SELECT ", "SELECT " + " ".join("?" + a for a in arguments) + " ", 1)
+        for row in reading.select(query, engine, frozenset(arguments)):
+            key = tuple(row.pop(a) for a in arguments)
+            row.pop("reading", None)
+            for rule in by_arguments.get(key, ()):
+                yield rule, row
+        return
+    query = batched_query(text, [(r.iri, r.arguments) for r in members])
+    for row in reading.select(query, engine):
+        rule = kg.rules[row.pop("_rule")]
+        row.pop("reading", None)
+        yield rule, row
 
 
 def retrieve(
@@ -335,10 +371,7 @@ def retrieve(
         stats.update(candidates=len(candidates), templates=len(by_template))
     results: list[Applicable] = []
     for template, members in sorted(by_template.items()):
-        query = batched_query(kg.templates[template], [(r.iri, r.arguments) for r in members])
-        for row in reading.select(query, engine):
-            rule = kg.rules[row.pop("_rule")]
-            row.pop("reading", None)
+        for rule, row in _run_template(kg, reading, template, members, engine):
             status = "consider" if rule.kind == "text-only" else "applies"
             results.append(Applicable(rule.iri, "", rule.kind, status, dict(sorted(row.items()))))
     results += [
@@ -388,13 +421,13 @@ def _apply_definitions(kg: KnowledgeGraph, chain: list[str], reading: Reading, r
         new = [q for d in definitions for q in reading.construct(d.construct) if q not in reading.store]
         if not new:
             return
-        reading.store.extend(new)
+        reading.extend(new)
     raise KgError("definition rules did not reach a fixpoint (a cycle of roles?)")
 
 
 def _describe(kg: KnowledgeGraph, reading: Reading, results: list[Applicable]) -> None:
     """Fill in outcome, quote, URN and citation, binding labels and parameters."""
-    kg.load_provenance({a.rule for a in results})
+    kg.load_provenance()
     labels = {
         q.subject.value: q.object.value
         for q in reading.store.quads_for_pattern(None, ox.NamedNode(f"{DK}label"), None)
