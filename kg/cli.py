@@ -101,48 +101,73 @@ def reading() -> None:
     """Cast a chart and print every rule that applies to it, with citations."""
 
 
-def _liuyao_commands() -> None:
-    from kg.liuyao.commands import chart_command, input_options, liuyao_inputs
+def _reading_options(command):
+    command = click.option(
+        "--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True
+    )(command)
+    command = click.option(
+        "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    )(command)
+    return click.option(
+        "--topic", required=True, help="Inquiry topic: label (遷移), slug (qianyi) or path (家宅/棟梁)."
+    )(command)
 
-    chart.add_command(chart_command)
+
+def show_reading(chart_text: str, chart_json: dict, facts: Graph, topic, fmt: str, graph: Path) -> None:
+    """Retrieve the rules for a chart's facts and print chart and rules together."""
+    from kg.report import render_text
+
+    results = retrieve(KnowledgeGraph.load(graph), Reading(facts), str(topic))
+    if fmt == "json":
+        data = {"chart": chart_json, "rules": [a.as_dict() for a in results]}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo(chart_text.rstrip() + "\n\n" + render_text(results))
+
+
+def _system_commands() -> None:
+    from kg.liuren import commands as liuren
+    from kg.liuyao import commands as liuyao
+
+    chart.add_command(liuyao.chart_command)
+    chart.add_command(liuren.chart_command)
 
     @reading.command("liuyao")
-    @input_options
-    @click.option(
-        "--topic", required=True, help="Inquiry topic: label (遷移), slug (qianyi) or path (家宅/棟梁)."
-    )
-    @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-    @click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+    @liuyao.input_options
+    @_reading_options
     def reading_liuyao(topic: str, fmt: str, graph: Path, **params) -> None:
-        """A 六爻 reading: the chart and the rules that apply to it.
+        """A 六爻 reading: the chart and every rule that applies, with citations.
 
-        Example (《易隱》 遷移占, example A):
+        Example (《易隱》〈遷移占〉, example A):
         kg reading liuyao --pillars '庚寅 戊寅 癸亥' --lines 977778 --topic 遷移
         """
         from kg.liuyao.facts import chart_graph, reading_iri
         from kg.liuyao.view import chart_to_json, render
 
-        cast, querent = liuyao_inputs(**params)
+        cast, querent = liuyao.liuyao_inputs(**params)
         topic_iri = vocabulary().topic(topic)
         facts = chart_graph(cast, reading_iri(cast), topic_iri, querent)
-        results = retrieve(KnowledgeGraph.load(graph), Reading(facts), str(topic_iri))
-        show_reading(render(cast), chart_to_json(cast), results, fmt)
+        show_reading(render(cast), chart_to_json(cast), facts, topic_iri, fmt, graph)
+
+    @reading.command("liuren")
+    @liuren.input_options
+    @_reading_options
+    def reading_liuren(topic: str, fmt: str, graph: Path, **params) -> None:
+        """A 大六壬 reading: the chart and every rule that applies, with citations.
+
+        Example (《御定六壬直指》 癸未日 第四局, by day):
+        kg reading liuren --day 癸未 --ju 4 --day-night 晝 --topic 婚姻
+        """
+        from kg.liuren.facts import chart_graph, reading_iri
+        from kg.liuren.view import chart_to_json, render
+
+        lesson = liuren.liuren_inputs(**params)
+        topic_iri = vocabulary().topic(topic)
+        facts = chart_graph(lesson, reading_iri(lesson), topic_iri)
+        show_reading(render(lesson), chart_to_json(lesson), facts, topic_iri, fmt, graph)
 
 
-def show_reading(chart_text: str, chart_json: dict, results, fmt: str) -> None:
-    from kg.report import render_text
-
-    if fmt == "json":
-        click.echo(
-            json.dumps(
-                {"chart": chart_json, "rules": [a.as_dict() for a in results]}, ensure_ascii=False, indent=2
-            )
-        )
-    else:
-        click.echo(chart_text.rstrip() + "\n\n" + render_text(results))
-
-
-_liuyao_commands()
+_system_commands()
 
 if __name__ == "__main__":  # pragma: no cover
     main()
