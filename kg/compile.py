@@ -45,7 +45,7 @@ KINDS = {
 }
 RULE_KEYS = {
     "id", "para", "quote", "at", "source", "kind", "topic", "vars", "when", "then", "cases", "overrides",
-    "reason", "note", "generalised", "korean",
+    "reason", "note", "generalised",
 }  # fmt: skip
 VAR_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
 ATOM = re.compile(r"^(?P<subject>[A-Za-z][A-Za-z0-9_]*)\.(?P<fact>[a-z][a-z-]*)(?:\s+(?P<value>.+))?$")

@@ -139,7 +139,7 @@ _NOTES = "notes/liuyao-tables.md §4.14"
 _SHARED = "《卜筮全書》 / 《易林補遺》 tradition, shared with 子平 (《三命通會》, 《淵海子平》)"
 
 LU = StarTable(
-    "祿神", "lushen", Basis.STEM, "the 臨官 branch of the stem",
+    "祿神", "lu", Basis.STEM, "the 臨官 branch of the stem",
     f"{_SHARED}; {_NOTES}", _by_stem("寅 卯 巳 午 巳 午 申 酉 亥 子"),
 )  # fmt: skip
 
@@ -205,7 +205,7 @@ TIAN_XI: dict[str, StarTable] = {
 DEFAULT_TIAN_XI = "A"
 
 MONTH_STARS: tuple[StarTable, ...] = (
-    StarTable("天醫", "tianyi", Basis.MONTH, "月建前一辰, the branch before the month",
+    StarTable("天醫", "tianyi-doctor", Basis.MONTH, "月建前一辰, the branch before the month",
               f"{_NOTES}", _by_month("丑 寅 卯 辰 巳 午 未 申 酉 戌 亥 子")),
     StarTable("天德", "tiande", Basis.MONTH, "a stem or (坤 申, 乾 亥, 艮 寅, 巽 巳) a branch per month",
               f"《協紀辨方書》; {_NOTES}", _by_month("丁 申 壬 辛 亥 甲 癸 寅 丙 乙 巳 庚"),

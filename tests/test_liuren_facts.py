@@ -133,11 +133,11 @@ def test_noble_and_generals(g4: Graph) -> None:
     """晝 貴人 of 癸 is 巳 (table A), seated on 申 (巳午未申酉戌 → 逆)."""
     assert _ask(g4, f"{_spirit('si')} dk:general general:guiren ; dk:seat br:shen")
     assert len(_select(g4, "?s", "?s dk:general ?g")) == 12
-    # 將 → 神: 螣蛇 (火) on 辰 生; 天空 (土) on 亥 克; 勾陳 (土) on 丑 比和; 白虎 (金) on 戌: 神生將, not asserted
+    # 將 → 神: 螣蛇 (火) on 辰 生; 天空 (土) on 亥 克; 勾陳 (土) on 丑 比和; 白虎 (金) on 戌 (土): 神生將
     assert _ask(g4, f"{_spirit('chen')} dk:general general:tengshe ; dk:generalRelation relation:sheng")
     assert _ask(g4, f"{_spirit('hai')} dk:general general:tiankong ; dk:generalRelation relation:ke")
     assert _ask(g4, f"{_spirit('chou')} dk:general general:gouchen ; dk:generalRelation relation:bihe")
-    assert not _ask(g4, f"{_spirit('xu')} dk:generalRelation ?r")
+    assert _ask(g4, f"{_spirit('xu')} dk:general general:baihu ; dk:generalRelation relation:shengjiang")
 
 
 def test_void_and_stars(g4: Graph) -> None:

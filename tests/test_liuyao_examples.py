@@ -60,7 +60,14 @@ def _check(chart: Chart, example: dict) -> None:
     name, short, palace, generation, shi, ying = example["changed"]
     c = chart.changed_hexagram
     assert c is not None
-    assert (c.name, c.short, c.palace.char, c.generation.char, c.shi, c.ying) == (name, short, palace, generation, shi, ying)
+    assert (c.name, c.short, c.palace.char, c.generation.char, c.shi, c.ying) == (
+        name,
+        short,
+        palace,
+        generation,
+        shi,
+        ying,
+    )
     assert "".join(b.char for b in chart.void) == example["void"]
     branch, positions = example["gua_shen"]
     assert chart.gua_shen.branch is not None and chart.gua_shen.branch.char == branch
@@ -80,7 +87,11 @@ def _check(chart: Chart, example: dict) -> None:
             h = hidden[position]
             assert (h.relative.char, h.ganzhi.name + h.element.char) == fu
         changed = chart.changed_lines[position - 1]
-        assert (changed.relative.char, changed.ganzhi.name + changed.element.char, _mark(changed)) == (c_rel, c_gz, c_mark)
+        assert (changed.relative.char, changed.ganzhi.name + changed.element.char, _mark(changed)) == (
+            c_rel,
+            c_gz,
+            c_mark,
+        )
     assert len(chart.hidden_lines) == 1
 
 

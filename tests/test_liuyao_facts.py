@@ -449,3 +449,9 @@ def test_example_file_is_current() -> None:
     assert isomorphic(stored, Graph().parse(data=result.output, format="turtle"))
     expected = chart_graph(A, reading_iri(A, "yiyin-example-a"), topic=concept("topic", "qianyi"))
     assert isomorphic(stored, expected)
+
+
+def test_above_links_each_line_to_the_one_below(ga: Graph) -> None:
+    """世上一爻 (000 ¶38): the line directly above; line 1 has nothing below, line 6 nothing above."""
+    above = {(int(a.rsplit("/", 1)[1]), int(b.rsplit("/", 1)[1])) for a, b in ga.subject_objects(DK.above)}
+    assert above == {(2, 1), (3, 2), (4, 3), (5, 4), (6, 5)}

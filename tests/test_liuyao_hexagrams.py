@@ -18,14 +18,34 @@ TABLE = {
     ("坤", "土"): "坤為地 000000, 地雷復 100000, 地澤臨 110000, 地天泰 111000, 雷天大壯 111100, 澤天夬 111110, 水天需 111010, 水地比 000010",
     ("兌", "金"): "兌為澤 110110, 澤水困 010110, 澤地萃 000110, 澤山咸 001110, 水山蹇 001010, 地山謙 001000, 雷山小過 001100, 雷澤歸妹 110100",
 }  # fmt: skip
-GENERATIONS = [("本宮", 6, 3), ("一世", 1, 4), ("二世", 2, 5), ("三世", 3, 6), ("四世", 4, 1), ("五世", 5, 2), ("游魂", 4, 1), ("歸魂", 3, 6)]
+GENERATIONS = [
+    ("本宮", 6, 3),
+    ("一世", 1, 4),
+    ("二世", 2, 5),
+    ("三世", 3, 6),
+    ("四世", 4, 1),
+    ("五世", 5, 2),
+    ("游魂", 4, 1),
+    ("歸魂", 3, 6),
+]
 ROWS = [
     (palace, element, name, bits, *GENERATIONS[g])
     for (palace, element), row in TABLE.items()
     for g, (name, bits) in enumerate(entry.split() for entry in row.split(", "))
 ]
 
-LIU_CHONG = {"乾為天", "坤為地", "震為雷", "巽為風", "坎為水", "離為火", "艮為山", "兌為澤", "天雷無妄", "雷天大壯"}
+LIU_CHONG = {
+    "乾為天",
+    "坤為地",
+    "震為雷",
+    "巽為風",
+    "坎為水",
+    "離為火",
+    "艮為山",
+    "兌為澤",
+    "天雷無妄",
+    "雷天大壯",
+}
 LIU_HE = {"天地否", "地天泰", "澤水困", "水澤節", "火山旅", "山火賁", "雷地豫", "地雷復"}
 
 
@@ -34,7 +54,9 @@ def test_table_has_64_distinct_hexagrams() -> None:
 
 
 @pytest.mark.parametrize(("palace", "element", "name", "bits", "generation", "shi", "ying"), ROWS)
-def test_hexagram(palace: str, element: str, name: str, bits: str, generation: str, shi: int, ying: int) -> None:
+def test_hexagram(
+    palace: str, element: str, name: str, bits: str, generation: str, shi: int, ying: int
+) -> None:
     h = hexagram(tuple(int(c) for c in bits))
     assert (h.name, h.palace.char, h.palace_element.char, h.generation.char, h.shi, h.ying) == (
         name, palace, element, generation, shi, ying,

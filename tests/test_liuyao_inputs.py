@@ -11,7 +11,12 @@ from kg.liuyao.view import chart_to_json, render
 
 
 def test_value_forms() -> None:
-    assert parse_values("9 7 7 7 7 8") == parse_values("977778") == parse_values("9,7,7,7,7,8") == (9, 7, 7, 7, 7, 8)
+    assert (
+        parse_values("9 7 7 7 7 8")
+        == parse_values("977778")
+        == parse_values("9,7,7,7,7,8")
+        == (9, 7, 7, 7, 7, 8)
+    )
 
 
 def test_coins() -> None:

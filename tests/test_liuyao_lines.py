@@ -57,7 +57,9 @@ def test_fu_yin() -> None:
 def test_three_harmony_frames() -> None:
     # 乾為天 lines 1 and 5 moving: 子 申 moving, 辰 static → 申子辰 水局 (兩動一靜)
     lines = cast_chart(Pillars.parse("庚寅 戊寅 癸亥"), (9, 7, 7, 7, 9, 7)).frames
-    assert [(f.element, f.kind, f.line_positions) for f in lines] == [(Element.WATER, FrameKind.LINES, (1, 3, 5))]
+    assert [(f.element, f.kind, f.line_positions) for f in lines] == [
+        (Element.WATER, FrameKind.LINES, (1, 3, 5))
+    ]
     # 天地否, lines 1 and 3 moving (未, 卯); line 3 changes to 己亥 → 亥卯未 木局 from the changed line
     changed = cast_chart(Pillars.parse("庚寅 戊寅 癸亥"), (6, 8, 6, 7, 7, 7)).frames
     assert [(f.element, f.kind, f.line_positions, f.changed_positions) for f in changed] == [

@@ -27,13 +27,19 @@ def _najia_chart(values: tuple[int, ...], day: str) -> dict:
     shi, ying, _ = najia_utils.set_shi_yao(mark)
     gong = najia_utils.palace(mark, shi)
     element = najia_const.XING5[int(najia_const.GUA5[gong])]
-    qin = [najia_utils.get_qin6(element, najia_const.ZHI5[najia_const.ZHIS.index(gz[1])]) for gz in najia_utils.get_najia(mark)]
+    qin = [
+        najia_utils.get_qin6(element, najia_const.ZHI5[najia_const.ZHIS.index(gz[1])])
+        for gz in najia_utils.get_najia(mark)
+    ]
     changed = None
     if any(p > 2 for p in params):
         bian = "".join("1" if p in (1, 4) else "0" for p in params)
         changed = (
             najia_utils.get_najia(bian),
-            [najia_utils.get_qin6(element, najia_const.ZHI5[najia_const.ZHIS.index(gz[1])]) for gz in najia_utils.get_najia(bian)],
+            [
+                najia_utils.get_qin6(element, najia_const.ZHI5[najia_const.ZHIS.index(gz[1])])
+                for gz in najia_utils.get_najia(bian)
+            ],
         )
     return {
         "najia": najia_utils.get_najia(mark),
@@ -70,6 +76,8 @@ def test_against_najia() -> None:
                 else:
                     gzs, qins = theirs["changed"]
                     assert [c.ganzhi.name for c in ours.changed_lines] == gzs
-                    assert [c.relative.char for c in ours.changed_lines] == [q.translate(TO_HANT) for q in qins]
+                    assert [c.relative.char for c in ours.changed_lines] == [
+                        q.translate(TO_HANT) for q in qins
+                    ]
                 checked += 1
     assert checked == 10 * 64 * 4

@@ -33,7 +33,14 @@ def test_fu_shen_all_adds_hidden_lines_only() -> None:
     assert _differing(default, everywhere) == {"options", "hidden_lines"}
     assert [h.position for h in everywhere.hidden_lines] == [1, 2, 3, 4, 5, 6]
     # the pure 坤為地 lines: 乙未 乙巳 乙卯 癸丑 癸亥 癸酉
-    assert [h.ganzhi.name for h in everywhere.hidden_lines] == ["乙未", "乙巳", "乙卯", "癸丑", "癸亥", "癸酉"]
+    assert [h.ganzhi.name for h in everywhere.hidden_lines] == [
+        "乙未",
+        "乙巳",
+        "乙卯",
+        "癸丑",
+        "癸亥",
+        "癸酉",
+    ]
     assert default.hidden_lines[0] in everywhere.hidden_lines
 
 
@@ -45,7 +52,9 @@ def test_fu_shen_all_adds_hidden_lines_only() -> None:
         (GuaShenRule.NONE, None, ()),
     ],
 )
-def test_gua_shen_variants_change_only_gua_shen(rule: GuaShenRule, branch: None, positions: tuple[int, ...]) -> None:
+def test_gua_shen_variants_change_only_gua_shen(
+    rule: GuaShenRule, branch: None, positions: tuple[int, ...]
+) -> None:
     default = cast_chart(PILLARS_A, VALUES_A)
     other = cast_chart(PILLARS_A, VALUES_A, Options(gua_shen=rule))
     assert _differing(default, other) == {"options", "gua_shen", "lines"}
@@ -58,14 +67,18 @@ def test_gua_shen_shi_forms_differ() -> None:
     """乾為天, 世6 on 壬戌: 卜筮全書 辰戌 → line 5, 李淳風 丑戌 → line 2."""
     values = (7, 7, 7, 7, 7, 7)
     assert cast_chart(PILLARS_A, values, Options(gua_shen=GuaShenRule.SHI_BUSHI)).gua_shen.positions == (5,)
-    assert cast_chart(PILLARS_A, values, Options(gua_shen=GuaShenRule.SHI_LICHUNFENG)).gua_shen.positions == (2,)
+    assert cast_chart(PILLARS_A, values, Options(gua_shen=GuaShenRule.SHI_LICHUNFENG)).gua_shen.positions == (
+        2,
+    )
 
 
 def test_changsheng_variant_changes_earth_stages_only() -> None:
     default = cast_chart(PILLARS_A, VALUES_A)
     other = cast_chart(PILLARS_A, VALUES_A, Options(changsheng="huo-tu"))
     assert _line_fields(default, other) == {"stage"}
-    changed = [line.position for line, d in zip(other.lines, default.lines, strict=True) if line.stage != d.stage]
+    changed = [
+        line.position for line, d in zip(other.lines, default.lines, strict=True) if line.stage != d.stage
+    ]
     assert changed == [3, 6]  # the 土 lines 甲辰, 丁未
     # 土 at 亥: 水土同宮 臨官 (長生申), 火土同宮 絕 (長生寅)
     assert (default.lines[2].stage.char, other.lines[2].stage.char) == ("臨官", "絕")
@@ -76,7 +89,9 @@ def test_month_break_rule() -> None:
     always = chart_from_inputs(
         "2070-02-27T12:00", None, "9 7 7 7 7 8", None, None, None, Options(month_break=MonthBreakRule.ALWAYS)
     )
-    assert default.month_break_ends is not None and default.month_break_ends.strftime("%m-%d") == "03-05"  # 驚蟄
+    assert (
+        default.month_break_ends is not None and default.month_break_ends.strftime("%m-%d") == "03-05"
+    )  # 驚蟄
     assert always.month_break_ends is None
     assert _differing(default, always) == {"options", "month_break_ends"}
 
@@ -119,7 +134,9 @@ def test_zi_hour_rule_changes_only_the_day() -> None:
 
 
 def test_options_from_names() -> None:
-    assert Options.from_names(fu_shen="all", gua_shen="none") == Options(fu_shen=FuShenMode.ALL, gua_shen=GuaShenRule.NONE)
+    assert Options.from_names(fu_shen="all", gua_shen="none") == Options(
+        fu_shen=FuShenMode.ALL, gua_shen=GuaShenRule.NONE
+    )
     assert Options().changed() == {}
     assert replace(Options(), noble="C").changed() == {"noble": "C"}
     with pytest.raises(InputError, match="fu_shen"):

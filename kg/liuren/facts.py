@@ -96,9 +96,9 @@ _LESSON_RELATION: dict[Relation, str] = {
 }
 """上克下, 下賊上, 上生下, 下生上, 上下比和 → dk:RelationScheme slugs."""
 
-_GENERAL_RELATION: tuple[str | None, ...] = ("bihe", "sheng", "ke", None, None)
+_GENERAL_RELATION: tuple[str, ...] = ("bihe", "sheng", "ke", "kejiang", "shengjiang")
 """dk:generalRelation by (spirit element − general element) mod 5 in the order 木火土金水: 比和,
-將生神, 將克神; 神克將 and 神生將 have no concept in dk:RelationScheme yet and are not asserted."""
+將生神, 將克神, 神克將, 神生將."""
 
 PILLAR_NAMES = {"year": "太歲", "month": "月建", "day": "日辰", "hour": "時"}
 """The 四直 as the texts name them."""
@@ -243,6 +243,9 @@ class _Builder:
         if chart.birth is not None:
             self.add(r, DK.birthBranch, concept("br", chart.birth.branch.slug))
             self.add(r, DK.birthSpirit, self.spirit_iri(chart.birth.upper))
+        if chart.walking_year is not None:
+            self.add(r, DK.walkingYearBranch, concept("br", chart.walking_year.branch.slug))
+            self.add(r, DK.walkingYearSpirit, self.spirit_iri(chart.walking_year.upper))
         self.calendar_facts()
         for field in fields(chart.options):
             option = self.iri("option", field.name)
@@ -296,8 +299,7 @@ class _Builder:
             if seat.general is not None:
                 self.add(iri, DK.general, concept("general", seat.general.slug))
                 relation = _GENERAL_RELATION[(element - seat.general.element) % 5]
-                if relation is not None:
-                    self.add(iri, DK.generalRelation, concept("relation", relation))
+                self.add(iri, DK.generalRelation, concept("relation", relation))
             self.add(iri, DK.void, _bool(seat.void))
             self.add(iri, DK.seatVoid, _bool(seat.fallen_void))
             if (dun := dun_stem(day, branch)) is not None:

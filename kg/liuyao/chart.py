@@ -461,7 +461,7 @@ def _shensha(
 
     noble = NOBLE_TABLES[options.noble]
     return (
-        hit("天乙貴人", "guiren", options.noble, Basis.STEM, noble.day_night[base.stem]),
+        hit("天乙貴人", "tianyi", options.noble, Basis.STEM, noble.day_night[base.stem]),
         from_table(LU, None),
         from_table(YANG_REN[options.yang_ren], options.yang_ren),
         from_table(WEN_CHANG, None),

@@ -59,10 +59,6 @@ _CHANGE_RELATION = {
 }
 """回頭生, 回頭克, 化泄, 化耗, 比和 → dk:TransformationScheme slugs."""
 
-_STAR_SLUG = {"guiren": "tianyi", "lushen": "lu", "tianyi": "tianyi-doctor"}
-"""kg.shensha slugs that differ from dk:ShenshaScheme: 天乙貴人 is star:tianyi, 祿神 star:lu, and
-天醫 star:tianyi-doctor. Every other slug is the same."""
-
 
 def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
     """The IRI of a reading: ``reading:<name>``, or by default ``reading:liuyao-<hash>`` with a hash
@@ -143,7 +139,7 @@ class _Builder:
     def stars(self, iri: URIRef, carried: Iterator[str]) -> None:
         """神煞 carried by the entity (slugs of kg.shensha)."""
         for slug in carried:
-            self.add(iri, DK.shensha, concept("star", _STAR_SLUG.get(slug, slug)))
+            self.add(iri, DK.shensha, concept("star", slug))
 
     # ── the reading ──────────────────────────────────────────────────────────────────────────
 
@@ -200,6 +196,9 @@ class _Builder:
         self.add(iri, DK.dayBroken, _bool(line.day_broken))
         self.add(iri, DK.darkMoving, _bool(line.hidden_move))
         self.add(iri, DK.scattered, _bool(line.dispersed))
+        self.add(iri, DK.monthBreakRelieved, _bool(line.month_break_relieved))
+        if line.position > 1:
+            self.add(iri, DK.above, self.iri("line", line.position - 1))
         for role, on in (
             ("shi", line.shi),
             ("ying", line.ying),
@@ -251,6 +250,8 @@ class _Builder:
         self.ganzhi(iri, pillar.ganzhi)
         palace = self.chart.hexagram.palace_element
         self.add(iri, DK.relative, concept("rel", relative(palace, pillar.ganzhi.branch.element).slug))
+        if pillar.role == "day" and self.chart.tian_she:
+            self.add(iri, DK.shensha, concept("star", "tianshe"))
 
     # ── figures, frames, relations ──────────────────────────────────────────────────────────
 
@@ -334,7 +335,8 @@ def _transformations(changed: ChangedLine) -> Iterator[str]:
 
 
 def _reading_classes(chart: Chart) -> Iterator[str]:
-    """Whole-chart classes: 六沖變六合, 六合變六沖, 游魂化歸魂, 純陰/純陽 (of the 本卦), 六爻安靜, 六爻亂動."""
+    """Whole-chart classes: 六沖變六合, 六合變六沖, 游魂化歸魂, 純陰/純陽 (of the 本卦), 六爻安靜, 六爻亂動,
+    卦伏吟 (a moving trigram keeping its branches)."""
     changed = chart.changed_hexagram
     for slug, on in (
         ("chong-to-he", chart.chong_to_he),
@@ -344,6 +346,7 @@ def _reading_classes(chart: Chart) -> Iterator[str]:
         ("pure-yang", all(chart.hexagram.bits)),
         ("all-still", not chart.moving_positions),
         ("all-moving", len(chart.moving_positions) == 6),
+        ("gua-fuyin", bool(chart.fu_yin_trigrams)),
     ):
         if on:
             yield slug
