@@ -15,7 +15,7 @@ from pathlib import Path
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from kg.compile import RULES, CompiledRule, RuleCompiler, template_id
+from kg.compile import RULES, CompiledRule, RuleCompiler, Unencoded, template_id
 from kg.corpus import ROOT, Segment, works
 from kg.liuyao.hexagrams import HEXAGRAMS
 from kg.vocabulary import DK, PREFIXES, concept, vocabulary
@@ -147,11 +147,28 @@ def _segment(g: Graph, segment: Segment, parent: URIRef, order: int) -> None:
         _segment(g, child, node, i)
 
 
-def rules_graph(rules: list[CompiledRule]) -> Graph:
+def rules_graph(rules: list[CompiledRule], unencoded: list[Unencoded] = ()) -> Graph:
     g = Graph()
     for rule in rules:
         _rule(g, rule)
+    for passage in unencoded:
+        _unencoded(g, passage)
     return g
+
+
+def _unencoded(g: Graph, passage: Unencoded) -> None:
+    """A passage accounted for without a rule, with the reason (dk:reason) and its span."""
+    node, quote = passage.iri, passage.quote
+    g.add((node, RDF.type, DK.UnencodedPassage))
+    g.add((node, DK.reason, passage.why))
+    g.add((node, DK.paragraph, src(f"{quote.work}/zh/{quote.paragraph}")))
+    g.add((node, DK.text, Literal(quote.text, lang="zh-Hant")))
+    g.add((node, DK.start, Literal(quote.start)))
+    g.add((node, DK.end, Literal(quote.end)))
+    for segment in quote.segments:
+        g.add((node, _u(PROV, "wasDerivedFrom"), segment_iri(segment)))
+    if passage.note:
+        g.add((node, DK.note, Literal(passage.note, lang="en")))
 
 
 def _rule(g: Graph, rule: CompiledRule) -> None:
@@ -235,22 +252,23 @@ class BuildResult:
     files: tuple[Path, ...]
 
 
-def dataset(rules: list[CompiledRule] | None = None) -> Dataset:
-    """The whole knowledge graph as a dataset of three named graphs."""
-    rules = RuleCompiler().compile_all() if rules is None else rules
+def dataset(rules_dir: Path = RULES) -> tuple[Dataset, int]:
+    """The whole knowledge graph as a dataset of three named graphs, and its number of rules."""
+    compiler = RuleCompiler()
+    rules = compiler.compile_all(rules_dir)
     ds = Dataset()
     for prefix, iri in PREFIXES.items():
         ds.bind(prefix, iri)
     parts = {
         "ontology": vocabulary().graph + doctrine_graph(),
         "corpus": corpus_graph(),
-        "rules": rules_graph(rules),
+        "rules": rules_graph(rules, compiler.unencoded),
     }
     for name, graph in parts.items():
         target = ds.graph(GRAPHS[name])
         for triple in graph:
             target.add(triple)
-    return ds
+    return ds, len(rules)
 
 
 def _nquads(ds: Dataset) -> str:
@@ -286,9 +304,8 @@ def write_atomically(files: dict[Path, str]) -> None:
 
 
 def build(out: Path = BUILD, rules_dir: Path = RULES) -> BuildResult:
-    rules = RuleCompiler().compile_all(rules_dir)
-    ds = dataset(rules)
+    ds, count = dataset(rules_dir)
     nq, ttl = _nquads(ds), _turtle(ds)
     files = {out / "kg.nq": nq, out / "kg.ttl": ttl}
     write_atomically(files)
-    return BuildResult(nq.count("\n"), len(rules), tuple(files))
+    return BuildResult(nq.count("\n"), count, tuple(files))

@@ -77,6 +77,19 @@ class Quote:
 
 
 @dataclass(frozen=True)
+class Unencoded:
+    """A passage that is not a rule (narrative, a label, a worked example's chart), with why."""
+
+    quote: Quote
+    why: URIRef
+    note: str | None
+
+    @property
+    def iri(self) -> URIRef:
+        return URIRef(f"{DK}source/{self.quote.work}/unencoded/{self.quote.start}-{self.quote.end}")
+
+
+@dataclass(frozen=True)
 class Parameter:
     name: str
     variable: str
@@ -157,6 +170,7 @@ class RuleCompiler:
     def __init__(self, vocab: Vocabulary | None = None) -> None:
         self.vocab = vocab or vocabulary()
         self.where = ""
+        self.unencoded: list[Unencoded] = []
 
     def fail(self, message: str) -> RuleError:
         return RuleError(f"{self.where}: {message}")
@@ -194,6 +208,13 @@ class RuleCompiler:
         compiled: list[CompiledRule] = []
         for raw in data["rules"]:
             compiled.extend(self.compile_rule(raw, data["work"], path.name))
+        for raw in data.get("unencoded") or []:
+            self.where = f"{path.name}: unencoded passage {raw!r:.60}"
+            if not isinstance(raw, dict) or set(raw) - {"para", "quote", "at", "why", "note"}:
+                raise self.fail("expected {para, quote, at?, why, note?}")
+            why = self.vocab.resolve(DK.ReasonScheme, str(raw.get("why")))
+            quote = self.quote(raw.get("para"), raw.get("quote"), raw.get("at"), data["work"])
+            self.unencoded.append(Unencoded(quote, why, raw.get("note")))
         return compiled
 
     # ── one rule ───────────────────────────────────────────────────────────────────────
