@@ -14,6 +14,7 @@ from kg.match import KnowledgeGraph, Reading, retrieve
 from kg.vocabulary import vocabulary
 
 BUILD = Path(__file__).resolve().parent.parent / "build"
+RULES = Path(__file__).resolve().parent.parent / "corpus" / "rules"
 
 
 class KgGroup(click.Group):
@@ -36,11 +37,19 @@ def main() -> None:
 @click.option(
     "--out", type=click.Path(path_type=Path), default=BUILD, show_default=True, help="Output directory."
 )
-def build(out: Path) -> None:
+@click.option(
+    "--rules",
+    "rules_dir",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    default=RULES,
+    show_default=True,
+    help="Directory of rule files (*.yaml).",
+)
+def build(out: Path, rules_dir: Path) -> None:
     """Compile ontology, corpus and rules into build/kg.nq and build/kg.ttl."""
     from kg.build import build as run
 
-    result = run(out)
+    result = run(out, rules_dir)
     click.echo(
         f"built {result.rules} rules, {result.quads} quads → " + ", ".join(str(f) for f in result.files)
     )
