@@ -1,0 +1,80 @@
+"""The main job end to end: a reading from the command line, with the rules the texts give it."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kg.build import build
+from kg.cli import main
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory):
+    out = tmp_path_factory.mktemp("kg")
+    build(out)
+    return out / "kg.nq"
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_readme_reading_yiyin_example_a(graph):
+    """《易隱》〈遷移占〉 example A (¶60): 世居酉福，正西吉也 — the verdict the text gives this chart."""
+    out = run("reading", "liuyao", "--pillars", "庚寅 戊寅 癸亥", "--lines", "977778", "--topic", "遷移",
+              "--graph", str(graph), "--format", "json")  # fmt: skip
+    data = json.loads(out)
+    assert data["chart"]["hexagram"]["name"] == "澤天夬"
+    rules = {r["rule_id"]: r for r in data["rules"]}
+    west = rules["yiyin.qianyi.west"]
+    assert west["quote"] == "世居酉福，正西吉也。"
+    assert west["urn"].startswith("urn:cts:divkg:yiyin.juan4.zh:60.")
+    assert west["citation"].startswith("曹九錫輯、曹璿演《易隱》卷四")
+
+
+def test_reading_zhizhi_guiwei_4_marriage(graph):
+    """《直指》 癸未日第四局: 婚姻：支干相沖，終難得就 (002 ¶8)."""
+    out = run("reading", "liuren", "--day", "癸未", "--ju", "4", "--day-night", "晝", "--topic", "婚姻",
+              "--graph", str(graph))  # fmt: skip
+    assert "終難得就" in out
+    assert "urn:cts:divkg:zhizhi.guiwei.zh:8." in out
+
+
+@pytest.mark.parametrize(
+    ("example", "topic", "rule", "quote"),
+    [
+        ("yiyin-example-a.ttl", "遷移", "yiyin.qianyi.west", "世居酉福，正西吉也。"),
+        ("zhizhi-guiwei-4.ttl", "婚姻", "zhizhi.ju4.hunyin", "婚姻：支干相沖，終難得就。"),
+    ],
+)
+def test_match_on_the_example_charts(graph, example, topic, rule, quote):
+    out = run(
+        "match", f"ontology/examples/{example}", "--topic", topic, "--graph", str(graph), "--format", "json"
+    )
+    found = {r["rule_id"]: r["quote"] for r in json.loads(out)}
+    assert found[rule] == quote
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["reading", "liuyao", "--pillars", "庚寅 戊寅 癸亥", "--lines", "977775", "--topic", "遷移"], "5"),
+        (
+            ["reading", "liuyao", "--pillars", "甲丑 戊寅 癸亥", "--lines", "977778", "--topic", "遷移"],
+            "甲丑",
+        ),
+        (
+            ["reading", "liuyao", "--moment", "2024-13-01", "--lines", "977778", "--topic", "遷移"],
+            "2024-13-01",
+        ),
+        (["reading", "liuren", "--day", "癸未", "--ju", "13", "--topic", "婚姻"], "13"),
+        (["reading", "liuren", "--day", "癸未", "--ju", "4", "--topic", "風水"], "unknown topic"),
+    ],
+)
+def test_reading_bad_input(args, message):
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert message in result.output
