@@ -7,21 +7,19 @@ chart, so ``kg reading liuren`` can take the same inputs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import click
 
 from kg.calendar import ZiHourRule
-from kg.errors import KgError
 from kg.liuren.chart import Chart, Options, chart_from_inputs
 from kg.liuren.facts import chart_graph, reading_iri
 from kg.liuren.generals import DayNightRule
 from kg.liuren.three_transmissions import DisputedReading, ShehaiVariant
 from kg.liuren.view import chart_to_json, render
+from kg.output import output_options, print_chart
 from kg.shensha import DEFAULT_NOBLE_TABLE, NOBLE_TABLES
-from kg.vocabulary import vocabulary
 
 DAY_NIGHT_CHOICES: dict[str, DayNightRule] = {
     "auto": DayNightRule.HOURS,
@@ -111,18 +109,7 @@ def liuren_inputs(**params: Any) -> Chart:
 
 @click.command("liuren")
 @input_options
-@click.option("--topic", help="Inquiry topic for the RDF output, by label (通占) or path.")
-@click.option(
-    "--id", "name", metavar="NAME", help="Reading IRI reading:NAME (default: a hash of the inputs)."
-)
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "json", "turtle"]),
-    default="text",
-    show_default=True,
-    help="Traditional layout, every computed value as JSON, or the chart facts as RDF Turtle.",
-)
+@output_options
 def chart_command(topic: str | None, name: str | None, output: str, **params: Any) -> None:
     """Cast a 大六壬 課式 (起課) and print it.
 
@@ -131,16 +118,11 @@ def chart_command(topic: str | None, name: str | None, output: str, **params: An
     unknown unless --day-night fixes it). Doctrinal choices default to notes/liuren-algorithm.md
     §4; the chart records them.
     """
-    try:
-        chart = liuren_inputs(**params)
-        concept = vocabulary().topic(topic) if topic is not None else None
-        if output == "text":
-            click.echo(render(chart))
-        elif output == "json":
-            click.echo(json.dumps(chart_to_json(chart), ensure_ascii=False, indent=2))
-        else:
-            graph = chart_graph(chart, reading_iri(chart, name), concept)
-            click.echo(graph.serialize(format="turtle"), nl=False)
-    except KgError as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(exc.exit_code) from None
+    print_chart(
+        output,
+        topic,
+        lambda: liuren_inputs(**params),
+        render,
+        chart_to_json,
+        lambda chart, concept: chart_graph(chart, reading_iri(chart, name), concept),
+    )

@@ -17,22 +17,22 @@ same chart always gives the same graph.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import fields
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
-from kg.calendar import BOUNDARY_WARNING, nearest_term
-from kg.errors import InputError
-from kg.ganzhi import Branch, Element, GanZhi, breaks, clashes, combines, dun_stem, harms, punishes, stage
+from kg.calendar import nearest_term
+from kg.facts import FactBuilder, boolean
+from kg.facts import reading_iri as _reading_iri
+from kg.ganzhi import Branch, GanZhi, dun_stem, stage
 from kg.liuren.chart import Chart
 from kg.liuren.four_lessons import Relation
 from kg.liuren.generals import DayNight
 from kg.liuren.plates import LODGING, RANK, month_general
 from kg.liuren.three_transmissions import YIMA
 from kg.liuyao.six_relatives import relative
-from kg.vocabulary import DK, PREFIXES, concept
+from kg.vocabulary import DK, concept
 
 KETI_SLUGS: dict[str, str] = {
     "元首": "yuanshou",
@@ -106,114 +106,35 @@ PILLAR_NAMES = {"year": "太歲", "month": "月建", "day": "日辰", "hour": "�
 _PILLAR_LINKS = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
 
 
-def _branch_relations() -> tuple[tuple[tuple[URIRef, ...], ...], ...]:
-    """沖 合 刑 害 破 並 from branch a to branch b, ``[a][b]`` (kg.ganzhi's tables)."""
-    return tuple(
-        tuple(
-            tuple(
-                predicate
-                for predicate, holds in (
-                    (DK.chong, clashes(a, b)),
-                    (DK.he, combines(a, b)),
-                    (DK.xing, punishes(a, b)),
-                    (DK.hai, harms(a, b)),
-                    (DK.po, breaks(a, b)),
-                    (DK.bing, a == b),
-                )
-                if holds
-            )
-            for b in Branch
-        )
-        for a in Branch
-    )
-
-
-def _element_relations() -> tuple[tuple[tuple[URIRef, ...], ...], ...]:
-    """生 克 比和 from element a to element b, ``[a][b]``."""
-    return tuple(
-        tuple(
-            tuple(
-                predicate
-                for predicate, holds in (
-                    (DK.sheng, a.generates(b)),
-                    (DK.ke, a.overcomes(b)),
-                    (DK.bihe, a == b),
-                )
-                if holds
-            )
-            for b in Element
-        )
-        for a in Element
-    )
-
-
-_BRANCH_RELATIONS = _branch_relations()
-_ELEMENT_RELATIONS = _element_relations()
-
-
 def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
     """The IRI of a reading: ``reading:<name>``, or by default ``reading:liuren-<hash>`` with a hash
     of the chart's inputs (moment, or day, 局, 月將, 占時, 月建; options; 年命, 行年)."""
-    if name is None:
-        if chart.calendar is not None and chart.calendar.moment is not None:
-            when = chart.calendar.moment.isoformat()
-        else:
-            general = None if chart.month_general is None else chart.month_general.branch
-            when = (
-                " ".join("-" if x is None else x.char for x in (general, chart.hour, chart.month))
-                + f" {chart.day.name} {chart.ju}"
-            )
-        options = [(f.name, str(getattr(chart.options, f.name))) for f in fields(chart.options)]
-        querent = [None if u is None else u.branch.char for u in (chart.birth, chart.walking_year)]
-        inputs = f"{when}|{options}|{querent}"
-        name = "liuren-" + hashlib.sha256(inputs.encode()).hexdigest()[:12]
-    if not name or any(not (c.isalnum() or c in "-_.") for c in name):
-        raise InputError(f"reading name {name!r}: use letters, digits, '-', '_' and '.' only")
-    return URIRef(PREFIXES["reading"] + name)
-
-
-def _bool(value: bool) -> Literal:
-    return Literal(bool(value))
+    if chart.calendar is not None and chart.calendar.moment is not None:
+        when = chart.calendar.moment.isoformat()
+    else:
+        general = None if chart.month_general is None else chart.month_general.branch
+        when = (
+            " ".join("-" if x is None else x.char for x in (general, chart.hour, chart.month))
+            + f" {chart.day.name} {chart.ju}"
+        )
+    options = [(f.name, str(getattr(chart.options, f.name))) for f in fields(chart.options)]
+    querent = [None if u is None else u.branch.char for u in (chart.birth, chart.walking_year)]
+    return _reading_iri(name, "liuren", f"{when}|{options}|{querent}")
 
 
 def _yin_yang(is_yang: bool) -> URIRef:
     return concept("yy", "yang" if is_yang else "yin")
 
 
-class _Builder:
-    """Accumulates the triples of one chart."""
+class _Builder(FactBuilder):
+    """The triples of one 大六壬 chart."""
 
     def __init__(self, chart: Chart, reading: URIRef) -> None:
+        super().__init__(reading)
         self.chart = chart
-        self.reading = reading
-        self.base = str(reading).rstrip("/")
-        # a context-free store: about 1.5 times faster to fill than rdflib's default "Memory"
-        self.graph = Graph(store="SimpleMemory")
-        for prefix, namespace in PREFIXES.items():
-            self.graph.bind(prefix, namespace)
-        self.triples: list[tuple[URIRef, URIRef, URIRef | Literal]] = []
-        self.entities: list[tuple[URIRef, Branch | None, Element]] = []
-        """(IRI, branch or None for the 干, element) of every entity, for the relations."""
-
-    def iri(self, *path: object) -> URIRef:
-        return URIRef("/".join((self.base, *map(str, path))))
 
     def spirit_iri(self, branch: Branch) -> URIRef:
         return self.iri("spirit", branch.slug)
-
-    def add(self, subject: URIRef, predicate: URIRef, value: URIRef | Literal) -> None:
-        self.triples.append((subject, predicate, value))
-
-    def entity(
-        self, iri: URIRef, cls: URIRef, label: str, link: URIRef, branch: Branch | None, element: Element
-    ) -> None:
-        """Type, label, element and reading links (``link`` and dk:entity) of an entity."""
-        self.add(iri, RDF.type, cls)
-        self.add(iri, DK.label, Literal(label))
-        self.add(iri, DK.element, concept("el", element.slug))
-        self.add(self.reading, link, iri)
-        self.add(self.reading, DK.entity, iri)
-        self.entities.append((iri, branch, element))
 
     # ── the reading ──────────────────────────────────────────────────────────────────────────
 
@@ -246,35 +167,9 @@ class _Builder:
         if chart.walking_year is not None:
             self.add(r, DK.walkingYearBranch, concept("br", chart.walking_year.branch.slug))
             self.add(r, DK.walkingYearSpirit, self.spirit_iri(chart.walking_year.upper))
-        self.calendar_facts()
-        for field in fields(chart.options):
-            option = self.iri("option", field.name)
-            self.add(r, DK.option, option)
-            self.add(option, DK.name, Literal(field.name))
-            self.add(option, RDF.value, Literal(str(getattr(chart.options, field.name))))
-
-    def calendar_facts(self) -> None:
-        """Where the inputs came from. A chart cast from a moment is near a solar term when the
-        moment lies within a minute of the 中氣 that sets the 月將, or of the 節 that sets the 月建;
-        a chart from given inputs (day, 局 …) never is."""
-        chart, r = self.chart, self.reading
-        record = chart.calendar
-        moment = None if record is None else record.moment
-        self.add(r, DK.pillarsGiven, _bool(moment is None))
-        if record is None or moment is None:
-            self.add(r, DK.nearSolarTerm, _bool(False))
-            return
-        zhongqi = nearest_term(moment, jie=False)
-        near = record.near_jie or abs(zhongqi.moment - moment) < BOUNDARY_WARNING
-        self.add(r, DK.nearSolarTerm, _bool(near))
-        self.add(r, DK.moment, Literal(moment))
-        for predicate, value in (
-            (DK.timeZone, record.timezone),
-            (DK.calendarLibrary, record.library),
-            (DK.ziHourRule, record.zi_hour_rule),
-        ):
-            if value is not None:
-                self.add(r, predicate, Literal(str(value)))
+        moment = None if chart.calendar is None else chart.calendar.moment
+        self.calendar(chart.calendar, None if moment is None else nearest_term(moment, jie=False))
+        self.options(chart.options)
 
     # ── entities ─────────────────────────────────────────────────────────────────────────────
 
@@ -300,8 +195,8 @@ class _Builder:
                 self.add(iri, DK.general, concept("general", seat.general.slug))
                 relation = _GENERAL_RELATION[(element - seat.general.element) % 5]
                 self.add(iri, DK.generalRelation, concept("relation", relation))
-            self.add(iri, DK.void, _bool(seat.void))
-            self.add(iri, DK.seatVoid, _bool(seat.fallen_void))
+            self.add(iri, DK.void, boolean(seat.void))
+            self.add(iri, DK.seatVoid, boolean(seat.fallen_void))
             if (dun := dun_stem(day, branch)) is not None:
                 self.add(iri, DK.dunStem, concept("stem", dun.slug))
             self.add(iri, DK.relative, concept("rel", relative(stem_element, element).slug))
@@ -397,23 +292,6 @@ class _Builder:
             self.add(self.reading, predicate, spirit)
             self.add(self.reading, DK.transmission, spirit)
 
-    def relations(self) -> None:
-        """生 克 比和 (elements) for every ordered pair of distinct entities; 沖 合 刑 害 破 並
-        (branches) where both have a branch — not the 干."""
-        for a, a_branch, a_element in self.entities:
-            for b, b_branch, b_element in self.entities:
-                if a == b:
-                    continue
-                for predicate in _ELEMENT_RELATIONS[a_element][b_element]:
-                    self.add(a, predicate, b)
-                if a_branch is not None and b_branch is not None:
-                    for predicate in _BRANCH_RELATIONS[a_branch][b_branch]:
-                        self.add(a, predicate, b)
-
-    def build(self) -> Graph:
-        self.graph.addN((s, p, o, self.graph) for s, p, o in self.triples)
-        return self.graph
-
 
 def chart_graph(chart: Chart, reading: URIRef, topic: URIRef | None = None) -> Graph:
     """The chart as an RDF graph about ``reading`` (see the module doc for the IRI scheme).
@@ -429,7 +307,7 @@ def chart_graph(chart: Chart, reading: URIRef, topic: URIRef | None = None) -> G
     builder.lessons()
     builder.transmissions()
     builder.relations()
-    return builder.build()
+    return builder.graph()
 
 
 __all__ = ["KETI_SLUGS", "PILLAR_NAMES", "chart_graph", "reading_iri"]

@@ -7,22 +7,20 @@ chart and the querent, so ``kg reading liuyao`` can take the same inputs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import click
 
 from kg.calendar import ZiHourRule
-from kg.errors import KgError
 from kg.ganzhi import CHANGSHENG_VARIANTS, Branch
 from kg.liuyao.body import GuaShenRule
 from kg.liuyao.chart import Chart, MonthBreakRule, Options, ShenShaBase, chart_from_inputs
 from kg.liuyao.facts import QUERENT_STATUS, chart_graph, reading_iri
 from kg.liuyao.hidden import FuShenMode
 from kg.liuyao.view import chart_to_json, render
+from kg.output import output_options, print_chart
 from kg.shensha import NOBLE_TABLES, TIAN_XI, YANG_REN
-from kg.vocabulary import vocabulary
 
 _CAST_OPTIONS = ("moment", "pillars", "lines", "hexagram", "moving", "coins")
 
@@ -105,35 +103,18 @@ def liuyao_inputs(**params: Any) -> tuple[Chart, dict[str, str]]:
 
 @click.command("liuyao")
 @input_options
-@click.option("--topic", help="Inquiry topic for the RDF output, by label (遷移) or path (家宅/棟梁).")
-@click.option(
-    "--id", "name", metavar="NAME", help="Reading IRI reading:NAME (default: a hash of the inputs)."
-)
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "json", "turtle"]),
-    default="text",
-    show_default=True,
-    help="Traditional layout, every computed value as JSON, or the chart facts as RDF Turtle.",
-)
+@output_options
 def chart_command(topic: str | None, name: str | None, output: str, **params: Any) -> None:
     """Cast a 六爻 chart (排盤) and print it.
 
     Give the time (--moment or --pillars) and one cast (--lines, --hexagram [--moving] or
     --coins). Doctrinal choices default to notes/liuyao-tables.md §6; the chart records them.
     """
-    try:
-        chart, querent = liuyao_inputs(**params)
-        concept = vocabulary().topic(topic) if topic is not None else None
-        if output == "text":
-            click.echo(render(chart))
-        elif output == "json":
-            data = chart_to_json(chart) | ({"querent": querent} if querent else {})
-            click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-        else:
-            graph = chart_graph(chart, reading_iri(chart, name), concept, querent)
-            click.echo(graph.serialize(format="turtle"), nl=False)
-    except KgError as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(exc.exit_code) from None
+    print_chart(
+        output,
+        topic,
+        lambda: liuyao_inputs(**params),
+        lambda cast: render(cast[0]),
+        lambda cast: chart_to_json(cast[0]) | ({"querent": cast[1]} if cast[1] else {}),
+        lambda cast, concept: chart_graph(cast[0], reading_iri(cast[0], name), concept, cast[1]),
+    )

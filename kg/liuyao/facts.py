@@ -16,15 +16,15 @@ graph.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
 
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
 from kg.errors import InputError
-from kg.ganzhi import Branch, Element, GanZhi, breaks, clashes, combines, harms, punishes
+from kg.facts import FactBuilder, boolean
+from kg.facts import reading_iri as _reading_iri
+from kg.ganzhi import Branch, GanZhi
 from kg.liuyao.chart import (
     ChangedLine,
     ChangeRelation,
@@ -39,7 +39,7 @@ from kg.liuyao.chart import (
 )
 from kg.liuyao.hexagrams import Hexagram
 from kg.liuyao.six_relatives import relative
-from kg.vocabulary import DK, PREFIXES, concept
+from kg.vocabulary import DK, concept
 
 POSITION_NAMES = ("初", "二", "三", "四", "五", "上")
 """爻位: 初爻 … 五爻, 上爻."""
@@ -63,29 +63,12 @@ _CHANGE_RELATION = {
 def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
     """The IRI of a reading: ``reading:<name>``, or by default ``reading:liuyao-<hash>`` with a hash
     of the chart's inputs (moment or pillars, line values, options), so a chart keeps its IRI."""
-    if name is None:
-        record = chart.calendar
-        when = " ".join(p.ganzhi.name for p in chart.pillars)
-        if record.moment is not None:
-            when = f"{record.moment.isoformat()} {record.zi_hour_rule}"
-        inputs = f"{when}|{''.join(map(str, chart.values))}|{sorted(chart.options.changed().items())}"
-        name = "liuyao-" + hashlib.sha256(inputs.encode()).hexdigest()[:12]
-    if not name or any(not (c.isalnum() or c in "-_.") for c in name):
-        raise InputError(f"reading name {name!r}: use letters, digits, '-', '_' and '.' only")
-    return URIRef(PREFIXES["reading"] + name)
-
-
-@dataclass(frozen=True)
-class _Entity:
-    """A chart entity with what the pairwise relations need."""
-
-    iri: URIRef
-    branch: Branch
-    element: Element
-
-
-def _bool(value: bool) -> Literal:
-    return Literal(bool(value))
+    record = chart.calendar
+    when = " ".join(p.ganzhi.name for p in chart.pillars)
+    if record.moment is not None:
+        when = f"{record.moment.isoformat()} {record.zi_hour_rule}"
+    inputs = f"{when}|{''.join(map(str, chart.values))}|{sorted(chart.options.changed().items())}"
+    return _reading_iri(name, "liuyao", inputs)
 
 
 def _placed_name(placed: Placed) -> str:
@@ -93,38 +76,21 @@ def _placed_name(placed: Placed) -> str:
     return f"{placed.relative.char}{placed.ganzhi.name}{placed.element.char}"
 
 
-class _Builder:
-    """Accumulates the triples of one chart."""
+class _Builder(FactBuilder):
+    """The triples of one 六爻 chart."""
 
     def __init__(self, chart: Chart, reading: URIRef) -> None:
+        super().__init__(reading)
         self.chart = chart
-        self.reading = reading
-        self.base = str(reading).rstrip("/")
-        self.graph = Graph()
-        for prefix, namespace in PREFIXES.items():
-            self.graph.bind(prefix, namespace)
-        self.entities: list[_Entity] = []
 
-    def iri(self, *path: object) -> URIRef:
-        return URIRef("/".join((self.base, *map(str, path))))
-
-    def add(self, subject: URIRef, predicate: URIRef, value: URIRef | Literal) -> None:
-        self.graph.add((subject, predicate, value))
-
-    def entity(self, iri: URIRef, cls: URIRef, label: str, link: URIRef, branch: Branch) -> None:
-        """Type, label and reading links (``link`` and dk:entity) of an entity."""
-        self.add(iri, RDF.type, cls)
-        self.add(iri, DK.label, Literal(label))
-        self.add(self.reading, link, iri)
-        self.add(self.reading, DK.entity, iri)
-        self.entities.append(_Entity(iri, branch, branch.element))
+    def line_entity(self, iri: URIRef, cls: URIRef, label: str, link: URIRef, branch: Branch) -> None:
+        self.entity(iri, cls, label, link, branch, branch.element)
 
     def ganzhi(self, iri: URIRef, gz: GanZhi) -> None:
-        """干, 支, 干支 and 五行 (of the branch)."""
+        """干, 支 and 干支 (the entity's 五行 is its branch's, asserted with the entity)."""
         self.add(iri, DK.stem, concept("stem", gz.stem.slug))
         self.add(iri, DK.branch, concept("br", gz.branch.slug))
         self.add(iri, DK.ganzhi, concept("gz", gz.slug))
-        self.add(iri, DK.element, concept("el", gz.branch.element.slug))
 
     def placed(self, iri: URIRef, placed: Placed) -> None:
         """What every line (本卦, 變爻, 伏神) has: 爻位, 干支, 六親, 旺相休囚死, 十二長生, 旬空, 月破."""
@@ -133,8 +99,8 @@ class _Builder:
         self.add(iri, DK.relative, concept("rel", placed.relative.slug))
         self.add(iri, DK.seasonalState, concept("state", placed.seasonal.slug))
         self.add(iri, DK.stage, concept("stage", placed.stage.slug))
-        self.add(iri, DK.void, _bool(placed.void))
-        self.add(iri, DK.monthBroken, _bool(placed.month_broken))
+        self.add(iri, DK.void, boolean(placed.void))
+        self.add(iri, DK.monthBroken, boolean(placed.month_broken))
 
     def stars(self, iri: URIRef, carried: Iterator[str]) -> None:
         """神煞 carried by the entity (slugs of kg.shensha)."""
@@ -154,23 +120,8 @@ class _Builder:
             self.add(r, DK.topic, topic)
         self.add(r, DK.cast, Literal("".join(map(str, chart.values))))
         self.add(r, DK.dayGanzhi, concept("gz", chart.day.slug))
-        record = chart.calendar
-        self.add(r, DK.pillarsGiven, _bool(record.pillars_given))
-        self.add(r, DK.nearSolarTerm, _bool(record.near_jie))
-        if record.moment is not None:
-            self.add(r, DK.moment, Literal(record.moment))
-        for predicate, value in (
-            (DK.timeZone, record.timezone),
-            (DK.calendarLibrary, record.library),
-            (DK.ziHourRule, record.zi_hour_rule),
-        ):
-            if value is not None:
-                self.add(r, predicate, Literal(str(value)))
-        for field in fields(chart.options):
-            option = self.iri("option", field.name)
-            self.add(r, DK.option, option)
-            self.add(option, DK.name, Literal(field.name))
-            self.add(option, RDF.value, Literal(str(getattr(chart.options, field.name))))
+        self.calendar(chart.calendar)
+        self.options(chart.options)
         querent = querent or {}
         if (status := querent.get("status")) is not None:
             if status not in QUERENT_STATUS:
@@ -187,16 +138,16 @@ class _Builder:
         """An 本卦 line: 陰陽, 動靜, 六神, 內外, 日破/暗動/沖散, 世/應/卦身/間爻, 神煞, 動變."""
         iri = self.iri("line", line.position)
         name = f"{POSITION_NAMES[line.position - 1]}爻 {_placed_name(line)}"
-        self.entity(iri, DK.Line, name, DK.line, line.branch)
+        self.line_entity(iri, DK.Line, name, DK.line, line.branch)
         self.placed(iri, line)
         self.add(iri, DK.yinYang, concept("yy", "yang" if line.yang else "yin"))
-        self.add(iri, DK.moving, _bool(line.moving))
+        self.add(iri, DK.moving, boolean(line.moving))
         self.add(iri, DK.beast, concept("beast", line.beast.slug))
         self.add(iri, DK.half, concept("half", "inner" if line.position <= 3 else "outer"))
-        self.add(iri, DK.dayBroken, _bool(line.day_broken))
-        self.add(iri, DK.darkMoving, _bool(line.hidden_move))
-        self.add(iri, DK.scattered, _bool(line.dispersed))
-        self.add(iri, DK.monthBreakRelieved, _bool(line.month_break_relieved))
+        self.add(iri, DK.dayBroken, boolean(line.day_broken))
+        self.add(iri, DK.darkMoving, boolean(line.hidden_move))
+        self.add(iri, DK.scattered, boolean(line.dispersed))
+        self.add(iri, DK.monthBreakRelieved, boolean(line.month_break_relieved))
         if line.position > 1:
             self.add(iri, DK.above, self.iri("line", line.position - 1))
         for role, on in (
@@ -213,7 +164,7 @@ class _Builder:
         """The 變爻 of a moving line, its 動變 asserted on the moving line."""
         iri = self.iri("changed", changed.position)
         name = f"變 {_placed_name(changed)} ({POSITION_NAMES[changed.position - 1]}爻)"
-        self.entity(iri, DK.ChangedLine, name, DK.changedLine, changed.branch)
+        self.line_entity(iri, DK.ChangedLine, name, DK.changedLine, changed.branch)
         self.placed(iri, changed)
         self.add(iri, DK.yinYang, concept("yy", "yang" if changed.yang else "yin"))
         self.stars(iri, (s.slug for s in self.chart.shensha if changed.position in s.changed_positions))
@@ -226,7 +177,7 @@ class _Builder:
         """A 伏神 and the 飛神 it lies under."""
         iri = self.iri("hidden", hidden.position)
         name = f"伏 {_placed_name(hidden)} ({POSITION_NAMES[hidden.position - 1]}爻下)"
-        self.entity(iri, DK.HiddenLine, name, DK.hiddenLine, hidden.branch)
+        self.line_entity(iri, DK.HiddenLine, name, DK.hiddenLine, hidden.branch)
         self.placed(iri, hidden)
         self.add(iri, DK.under, self.iri("line", hidden.position))
         self.stars(
@@ -238,7 +189,7 @@ class _Builder:
         """A pillar (太歲, 月建, 日辰, 時辰), its 六親 by the 本卦's palace element."""
         iri = self.iri("pillar", pillar.role)
         link = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
-        self.entity(
+        self.line_entity(
             iri,
             DK.Pillar,
             f"{PILLAR_NAMES[pillar.role]} {pillar.ganzhi.name}",
@@ -293,26 +244,6 @@ class _Builder:
             members.append(self.iri("pillar", frame.kind.value))
         for member in members:
             self.add(iri, DK.member, member)
-
-    def relations(self) -> None:
-        """生 克 沖 合 刑 害 破 比和 並 for every ordered pair of distinct entities."""
-        for a in self.entities:
-            for b in self.entities:
-                if a.iri == b.iri:
-                    continue
-                for predicate, holds in (
-                    (DK.sheng, a.element.generates(b.element)),
-                    (DK.ke, a.element.overcomes(b.element)),
-                    (DK.chong, clashes(a.branch, b.branch)),
-                    (DK.he, combines(a.branch, b.branch)),
-                    (DK.xing, punishes(a.branch, b.branch)),
-                    (DK.hai, harms(a.branch, b.branch)),
-                    (DK.po, breaks(a.branch, b.branch)),
-                    (DK.bihe, a.element == b.element),
-                    (DK.bing, a.branch == b.branch),
-                ):
-                    if holds:
-                        self.add(a.iri, predicate, b.iri)
 
 
 def _transformations(changed: ChangedLine) -> Iterator[str]:
@@ -379,4 +310,4 @@ def chart_graph(
     for frame in chart.frames:
         builder.frame(frame)
     builder.relations()
-    return builder.graph
+    return builder.graph()
