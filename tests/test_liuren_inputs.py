@@ -133,3 +133,13 @@ def test_zi_hour_rule_option_moves_the_day() -> None:
     late = chart_from_inputs("2024-03-20T23:30", options=Options(zi_hour_rule=ZiHourRule.LATE))
     assert (early.day.name, late.day.name) == ("甲申", "癸未")
     assert early.hour is late.hour is Branch.ZI
+
+
+def test_options_take_their_values_by_name() -> None:
+    """Options(day_night_rule="day") fixes 晝: the 癸未 第4局 晝 貴人 is 巳 (table A, 壬癸蛇兔)."""
+    from kg.liuren.chart import Options
+    from kg.liuren.generals import DayNightRule
+
+    assert Options(day_night_rule="day").day_night_rule is DayNightRule.DAY
+    with pytest.raises(InputError, match="shehai_variant"):
+        Options(shehai_variant="depth")

@@ -58,6 +58,20 @@ class Options:
             raise InputError(
                 f"unknown 貴人 table {self.noble_table!r}: expected one of {', '.join(NOBLE_TABLES)}"
             )
+        for name, kind in (
+            ("day_night_rule", DayNightRule),
+            ("shehai_variant", ShehaiVariant),
+            ("disputed_reading", DisputedReading),
+            ("zi_hour_rule", ZiHourRule),
+        ):
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, kind(value))
+            except ValueError:
+                choices = ", ".join(str(k.value) for k in kind)
+                raise InputError(
+                    f"option {name}: unknown value {value!r}; expected one of {choices}"
+                ) from None
 
 
 DEFAULT_OPTIONS = Options()
