@@ -136,7 +136,7 @@ def test_zi_hour_rule_option_moves_the_day() -> None:
 
 
 def test_options_take_their_values_by_name() -> None:
-    """Options(day_night_rule="day") fixes 晝: the 癸未 第4局 晝 貴人 is 巳 (table A, 壬癸蛇兔)."""
+    """Options take their enum values by name (as the CLI gives them) and refuse unknown ones."""
     from kg.liuren.chart import Options
     from kg.liuren.generals import DayNightRule
 
