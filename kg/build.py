@@ -214,7 +214,10 @@ def _rule(g: Graph, rule: CompiledRule) -> None:
         g.add((outcome, DK.parameter, param))
         g.add((param, DK.name, Literal(p.name)))
         g.add((param, DK.variable, Literal(p.variable)))
-        g.add((param, DK.property, p.fact.iri))
+        if p.fact is not None:
+            g.add((param, DK.property, p.fact.iri))
+        if p.procedure is not None:
+            g.add((param, DK.procedure, Literal(p.procedure)))
     if rule.query:
         g.add((node, DK.query, Literal(rule.query)))
         g.add((node, DK.conditionText, Literal(rule.conditions)))

@@ -33,6 +33,7 @@ from rdflib import URIRef
 
 from kg.corpus import CORPUS, Paragraph, Segment, work, works
 from kg.errors import KgError
+from kg.procedures import PROCEDURES
 from kg.vocabulary import DK, Fact, Vocabulary, curie, sparql_prefixes, vocabulary
 
 RULES = CORPUS / "rules"
@@ -49,6 +50,7 @@ RULE_KEYS = {
 }  # fmt: skip
 VAR_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
 ATOM = re.compile(r"^(?P<subject>[A-Za-z][A-Za-z0-9_]*)\.(?P<fact>[a-z][a-z-]*)(?:\s+(?P<value>.+))?$")
+PROCEDURE_CALL = re.compile(r"^(?P<procedure>[a-z][a-z-]*)\((?P<subject>[A-Z][A-Za-z0-9_]*)\)$")
 NOT_SAME = re.compile(r"^(?P<a>[A-Z][A-Za-z0-9_]*)\s*!=\s*(?P<b>[A-Z][A-Za-z0-9_]*)$")
 
 
@@ -91,9 +93,12 @@ class Unencoded:
 
 @dataclass(frozen=True)
 class Parameter:
+    """An outcome value filled from a bound entity: one of its facts, or a procedure run on it."""
+
     name: str
     variable: str
-    fact: Fact
+    fact: Fact | None = None
+    procedure: str | None = None
 
 
 @dataclass
@@ -557,9 +562,17 @@ class RuleCompiler:
 
     # ── outcomes ───────────────────────────────────────────────────────────────────────
     def parameter(self, name: str, spec, variables: dict[str, str]) -> Parameter:
+        if (call := PROCEDURE_CALL.match(str(spec))) and call["subject"] in variables:
+            if call["procedure"] not in PROCEDURES:
+                raise self.fail(
+                    f"parameter {name}: unknown procedure {call['procedure']!r}; known: {', '.join(PROCEDURES)}"
+                )
+            return Parameter(str(name), call["subject"], procedure=call["procedure"])
         m = ATOM.match(str(spec))
         if not m or m["value"] or m["subject"] not in variables:
-            raise self.fail(f"parameter {name}: expected 'X.fact' of a declared variable, got {spec!r}")
+            raise self.fail(
+                f"parameter {name}: expected 'X.fact' or 'procedure(X)' of a declared variable, got {spec!r}"
+            )
         return Parameter(str(name), m["subject"], self.fact(m["fact"], m["subject"]))
 
     def construct(self, rule: CompiledRule, query: _Query, asserts: list) -> str:

@@ -26,6 +26,7 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal
 
 from kg.errors import KgError
+from kg.procedures import PROCEDURES
 from kg.vocabulary import DK, sparql_prefixes
 
 PREFIXES = sparql_prefixes()
@@ -189,10 +190,12 @@ class KnowledgeGraph:
         ):
             self.provenance.setdefault(row["r"].value, {k: t.value for k, t in row.items()})
         for row in self.query(
-            """SELECT ?r ?name ?var ?prop WHERE {
-                  ?r dk:outcome/dk:parameter ?p . ?p dk:name ?name ; dk:variable ?var ; dk:property ?prop }"""
+            """SELECT ?r ?name ?var ?prop ?proc WHERE {
+                  ?r dk:outcome/dk:parameter ?p . ?p dk:name ?name ; dk:variable ?var .
+                  OPTIONAL { ?p dk:property ?prop } OPTIONAL { ?p dk:procedure ?proc } }"""
         ):
-            self.parameters[row["r"].value].append((row["name"].value, row["var"].value, row["prop"].value))
+            how = row["prop"].value if "prop" in row else "procedure:" + row["proc"].value
+            self.parameters[row["r"].value].append((row["name"].value, row["var"].value, how))
 
     def concept_label(self, iri: str) -> str:
         """zh-Hant label of a concept, with its direction for a branch (子 (北))."""
@@ -443,9 +446,13 @@ def _describe(kg: KnowledgeGraph, reading: Reading, results: list[Applicable]) -
 
 
 def _parameter(kg: KnowledgeGraph, reading: Reading, entity: str | None, prop: str) -> str:
-    """The value of ``prop`` on the bound entity: its label and, for a branch, its direction."""
+    """The value of ``prop`` on the bound entity (its label and, for a branch, its direction), or
+    the result of the procedure ``procedure:<name>`` run on it, with the passage that defines it."""
     if entity is None:
         return "?"
+    if prop.startswith("procedure:"):
+        procedure = PROCEDURES[prop.split(":", 1)[1]]
+        return f"{procedure.run(reading.store, ox.NamedNode(entity))} — {procedure.summary} ({', '.join(procedure.passages)})"
     values = [
         q.object for q in reading.store.quads_for_pattern(ox.NamedNode(entity), ox.NamedNode(prop), None)
     ]
