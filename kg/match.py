@@ -65,6 +65,7 @@ class Applicable:
     urn: str | None = None
     paragraph: int | None = None
     work_title: str | None = None
+    section: str | None = None
     citation: str | None = None
     parameters: dict[str, str] = field(default_factory=dict)
     overridden_by: list[str] = field(default_factory=list)
@@ -174,11 +175,11 @@ class KnowledgeGraph:
         if self.provenance:
             return
         for row in self.query(
-            """SELECT ?r ?id ?pol ?zh ?en ?topic ?quote ?urn ?para ?title ?cite WHERE {
+            """SELECT ?r ?id ?pol ?zh ?en ?topic ?quote ?urn ?para ?title ?cite ?heading WHERE {
                   ?r dk:ruleId ?id ; dk:topic ?t ; dk:outcome ?o ; dk:work ?w ; dk:anchor ?a .
                   ?a dk:order 1 ; oa:hasSelector ?sel ; dk:paragraph ?p .
                   ?sel a oa:TextQuoteSelector ; oa:exact ?quote .
-                  ?p dk:paragraphNumber ?para .
+                  ?p dk:paragraphNumber ?para ; dk:section/dk:heading ?heading .
                   ?r prov:wasDerivedFrom ?seg . ?seg dk:urn ?urn .
                   ?t skos:prefLabel ?topic FILTER(langMatches(lang(?topic), 'zh-Hant'))
                   ?w dcterms:title ?title FILTER(langMatches(lang(?title), 'zh-Hant'))
@@ -439,7 +440,7 @@ def _describe(kg: KnowledgeGraph, reading: Reading, results: list[Applicable]) -
         row = kg.provenance[a.rule]
         a.rule_id, a.polarity, a.wording, a.gloss = row["id"], row.get("pol"), row.get("zh"), row.get("en")
         a.topic, a.quote, a.urn, a.paragraph = row["topic"], row["quote"], row["urn"], int(row["para"])
-        a.work_title, a.citation = row["title"], row["cite"]
+        a.work_title, a.citation, a.section = row["title"], row["cite"], row["heading"]
         a.binding_labels = {v: labels.get(e, e) for v, e in a.bindings.items()}
         for name, var, prop in kg.parameters.get(a.rule, ()):
             a.parameters[name] = _parameter(kg, reading, a.bindings.get(var), prop)
