@@ -153,22 +153,23 @@ Not "the next branch of the same element", which would wrongly add 子→丑 and
 
 
 class ChangeRelation(IntEnum):
-    """How a changed line's element stands to its moving line (《增刪卜易·動變生克沖合章》)."""
+    """How a changed line's element stands to its moving line (《增刪卜易·動變生克沖合章》),
+    numbered by the step from the moving line's element to the changed line's in the 生 cycle."""
 
-    HUITOU_SHENG = 0
-    """回頭生: the changed line generates the moving line."""
-    HUITOU_KE = 1
-    """回頭克: the changed line overcomes the moving line."""
-    HUA_XIE = 2
-    """化泄: the moving line generates the changed line."""
-    HUA_HAO = 3
-    """化耗: the moving line overcomes the changed line."""
-    BI_HE = 4
+    BI_HE = 0
     """比和: same element."""
+    HUA_XIE = 1
+    """化泄: the moving line generates the changed line."""
+    HUA_HAO = 2
+    """化耗: the moving line overcomes the changed line."""
+    HUITOU_KE = 3
+    """回頭克: the changed line overcomes the moving line."""
+    HUITOU_SHENG = 4
+    """回頭生: the changed line generates the moving line."""
 
     @property
     def char(self) -> str:
-        return ("回頭生", "回頭克", "化泄", "化耗", "比和")[self]
+        return ("比和", "化泄", "化耗", "回頭克", "回頭生")[self]
 
     @property
     def slug(self) -> str:
@@ -176,15 +177,7 @@ class ChangeRelation(IntEnum):
 
 
 def change_relation(moving: Element, changed: Element) -> ChangeRelation:
-    if moving == changed:
-        return ChangeRelation.BI_HE
-    if changed.generates(moving):
-        return ChangeRelation.HUITOU_SHENG
-    if changed.overcomes(moving):
-        return ChangeRelation.HUITOU_KE
-    if moving.generates(changed):
-        return ChangeRelation.HUA_XIE
-    return ChangeRelation.HUA_HAO
+    return ChangeRelation((changed - moving) % 5)
 
 
 # ── chart values ────────────────────────────────────────────────────────────────────────────
@@ -432,7 +425,7 @@ def _placed(
     }
 
 
-def _carries(target: Star, gz: GanZhi) -> bool:
+def carries(target: Star, gz: GanZhi) -> bool:
     return gz.stem == target if isinstance(target, Stem) else gz.branch == target
 
 
@@ -451,8 +444,8 @@ def _shensha(
             basis,
             keys[basis],
             targets,
-            tuple(i + 1 for i, gz in enumerate(najia) if any(_carries(t, gz) for t in targets)),
-            tuple(i + 1 for i, gz in enumerate(changed) if any(_carries(t, gz) for t in targets)),
+            tuple(i + 1 for i, gz in enumerate(najia) if any(carries(t, gz) for t in targets)),
+            tuple(i + 1 for i, gz in enumerate(changed) if any(carries(t, gz) for t in targets)),
         )
 
     def from_table(table: StarTable, variant: str | None) -> ShenShaHit:

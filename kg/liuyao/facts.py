@@ -35,7 +35,7 @@ from kg.liuyao.chart import (
     Line,
     Pillar,
     Placed,
-    _carries,
+    carries,
 )
 from kg.liuyao.hexagrams import Hexagram
 from kg.liuyao.six_relatives import relative
@@ -182,7 +182,7 @@ class _Builder(FactBuilder):
         self.add(iri, DK.under, self.iri("line", hidden.position))
         self.stars(
             iri,
-            (s.slug for s in self.chart.shensha if any(_carries(t, hidden.ganzhi) for t in s.targets)),
+            (s.slug for s in self.chart.shensha if any(carries(t, hidden.ganzhi) for t in s.targets)),
         )
 
     def pillar(self, pillar: Pillar) -> None:

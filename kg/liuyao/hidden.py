@@ -26,22 +26,23 @@ class FuShenMode(StrEnum):
 
 
 class FlyingRelation(IntEnum):
-    """How the 飛神 (the visible line) and the 伏神 under it stand (《增刪卜易·飛伏神章》)."""
+    """How a 飛神 stands to the 伏神 under it, numbered by the step from the flying line's element
+    to the hidden line's in the 生 cycle."""
 
-    FEI_SHENG_FU = 0
+    BI_HE = 0
+    """比和: same element."""
+    FEI_SHENG_FU = 1
     """飛來生伏: the flying line generates the hidden one."""
-    FEI_KE_FU = 1
+    FEI_KE_FU = 2
     """飛來克伏: the flying line overcomes the hidden one."""
-    FU_SHENG_FEI = 2
-    """伏去生飛: the hidden line generates the flying one."""
     FU_KE_FEI = 3
     """伏克飛神: the hidden line overcomes the flying one."""
-    BI_HE = 4
-    """比和: same element."""
+    FU_SHENG_FEI = 4
+    """伏去生飛: the hidden line generates the flying one."""
 
     @property
     def char(self) -> str:
-        return ("飛來生伏", "飛來克伏", "伏去生飛", "伏克飛神", "比和")[self]
+        return ("比和", "飛來生伏", "飛來克伏", "伏克飛神", "伏去生飛")[self]
 
     @property
     def slug(self) -> str:
@@ -49,15 +50,7 @@ class FlyingRelation(IntEnum):
 
 
 def flying_relation(flying: Element, hidden: Element) -> FlyingRelation:
-    if flying == hidden:
-        return FlyingRelation.BI_HE
-    if flying.generates(hidden):
-        return FlyingRelation.FEI_SHENG_FU
-    if flying.overcomes(hidden):
-        return FlyingRelation.FEI_KE_FU
-    if hidden.generates(flying):
-        return FlyingRelation.FU_SHENG_FEI
-    return FlyingRelation.FU_KE_FEI
+    return FlyingRelation((hidden - flying) % 5)
 
 
 @dataclass(frozen=True)
