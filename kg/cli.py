@@ -178,5 +178,19 @@ def _system_commands() -> None:
 
 _system_commands()
 
+
+def _scholar_commands() -> None:
+    """kg cite, kg search, kg explore, kg query (kg/cite.py, concordance.py, explore.py, query.py)."""
+    from kg.cite import cite_command
+    from kg.concordance import search_command
+    from kg.explore import explore_group
+    from kg.query import query_command
+
+    for command in (cite_command, search_command, explore_group, query_command):
+        main.add_command(command)
+
+
+_scholar_commands()
+
 if __name__ == "__main__":  # pragma: no cover
     main()
