@@ -24,7 +24,7 @@ from pathlib import Path
 import click
 import networkx as nx
 
-from kg.cite import Resolver
+from kg.cite import Citation, Resolver
 from kg.concordance import concepts_labelled
 from kg.errors import InputError
 from kg.match import KnowledgeGraph
@@ -125,13 +125,17 @@ def shortest_path(g: nx.Graph, a: str, b: str) -> list[str]:
 
 
 def centrality(g: nx.Graph) -> dict[str, dict[str, float]]:
-    """Degree and betweenness centrality of every concept in the rule–concept graph."""
+    """Concepts by degree centrality in the rule–concept graph (how many rules name them) and by
+    betweenness centrality in the concept co-occurrence graph (how far they bridge conditions)."""
     bipartite = rule_concept_graph(g)
-    degree, between = nx.degree_centrality(bipartite), nx.betweenness_centrality(bipartite)
     concepts = [n for n in bipartite if g.nodes[n]["kind"] == "concept"]
+    degree = nx.degree_centrality(bipartite)
+    projection = nx.Graph(cooccurrence(g).keys())
+    projection.add_nodes_from(concepts)
+    between = nx.betweenness_centrality(projection)
     return {
-        "degree centrality": {n: degree[n] for n in concepts},
-        "betweenness centrality": {n: between[n] for n in concepts},
+        "degree centrality (rule–concept graph)": {n: degree[n] for n in concepts},
+        "betweenness centrality (concept co-occurrence graph)": {n: between[n] for n in concepts},
     }
 
 
@@ -264,10 +268,10 @@ def path_command(ctx: click.Context, a: str, b: str) -> None:
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True)
 @click.pass_context
 def central_command(ctx: click.Context, top: int) -> None:
-    """Concepts ranked by degree centrality and by betweenness centrality (rule–concept graph)."""
+    """Concepts ranked by degree centrality and by betweenness centrality (the measures are named)."""
     _, g = _load(ctx)
     for measure, scores in centrality(g).items():
-        click.echo(f"{measure} (concepts in the rule–concept graph)")
+        click.echo(measure)
         for n, score in sorted(scores.items(), key=lambda x: (-x[1], name(g, x[0])))[:top]:
             rules = sum(1 for m in g[n] if g.nodes[m]["kind"] == "rule")
             click.echo(f"  {score:.4f}  {name(g, n)}  ({rules} rules)")
@@ -307,12 +311,15 @@ def contradictions_command(ctx: click.Context, across: bool) -> None:
     kg, g = _load(ctx)
     resolver = Resolver(kg)
     found = [c for c in contradictions(kg, g) if c.across or not across]
+    cited: dict[str, Citation] = {}
     for c in found:
         scope = "across texts" if c.across else "within a text"
         shared = "、".join(sorted(g.nodes[n]["label"] for n in c.shared))
         click.echo(f"{scope}: shares {shared} (conditions contained, by dk:{c.basis})")
         for rule, pol in ((c.good, "吉"), (c.bad, "凶")):
-            citation = resolver.cite(g.nodes[rule]["label"])
+            if rule not in cited:
+                cited[rule] = resolver.cite(g.nodes[rule]["label"])
+            citation = cited[rule]
             click.echo(
                 f"  {pol} {citation.rule_id}: 「{citation.passages[0].quote}」\n     {citation.line()}"
             )
