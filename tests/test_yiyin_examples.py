@@ -166,3 +166,15 @@ def test_examples_with_a_querent_status(kg):
     for cast, verdicts in ((A, A_VERDICTS), (B, B_VERDICTS)):
         for status in ("未遷", "已遷"):
             _check_verdicts(applying(reading(kg, *cast, status=status)), verdicts)
+
+
+def test_house_rules_need_the_querent_not_yet_moved_in(kg):
+    """¶54 defines 宅 (line 5) and 人 (line 2) only 未住者; ¶56 龍值財福臨宅旺動者，宜遷 then fires on a 戊 day
+    (青龍 on line 5) whose line 5 is a strong moving 子孫 — a chart the random witness readings rarely hit."""
+    cast = ("庚寅 丙寅 戊子", "777897")
+    found = applying(reading(kg, *cast, status="未遷"))
+    (hit,) = found["yiyin.qianyi.dragon-house"]
+    assert hit.binding_labels == {"H": "五爻 子孫辛巳火"}
+    assert hit.polarity == "吉"
+    for status in (None, "已遷"):
+        assert "yiyin.qianyi.dragon-house" not in applying(reading(kg, *cast, status=status))
