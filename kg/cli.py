@@ -179,6 +179,17 @@ def _system_commands() -> None:
 _system_commands()
 
 
+def _quality_commands() -> None:
+    from kg.coverage import coverage_command
+    from kg.witness import witness_command
+
+    main.add_command(coverage_command)
+    main.add_command(witness_command)
+
+
+_quality_commands()
+
+
 def _scholar_commands() -> None:
     """kg cite, kg search, kg explore, kg query (kg/cite.py, concordance.py, explore.py, query.py)."""
     from kg.cite import cite_command

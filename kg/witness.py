@@ -1,0 +1,403 @@
+"""``kg witness``: for every condition rule, a generated reading on which it fires and one on
+which it does not.
+
+A rule that fires on no reading points to an encoding or chart-fact error; one that fires on
+every reading is vacuous. Either can instead carry a written explanation in
+``corpus/witness-explanations.yaml`` (rule id → reason); the report shows explained rules apart.
+
+Condition rules are judgement, exception, chart-verdict and definition rules, and text-only rules
+with trigger conditions. A rule fires on a reading when retrieval for the rule's own topic
+(:func:`kg.match.retrieve`, which also runs the topic's definitions) reports it in any status
+(applies, consider, overridden); a definition fires when its CONSTRUCT yields anything on the
+reading after retrieval.
+
+Readings, drawn with a seeded generator so a run is reproducible:
+
+* 六爻 (works of system ``liuyao``): random casts (line values 6–9) × random year, month, day
+  and hour pillars (month and hour stems by 五虎遁 and 五鼠遁) × the querent's status (none,
+  已遷, 未遷) and 年命 (none or a branch).
+* 大六壬 (system ``liuren``): the 720 lessons (day × 局) × 晝/夜 — every 癸未 lesson by day and
+  by night first, then the others in random order — each with a random 占時 of its half of the
+  day (so 晝/夜 follows the 占時), a 月建 matching the 月將 the 局 implies, and a 年命 and 行年
+  (none or a branch).
+
+Each reading's chart graph is built once and asked, on a fresh :class:`kg.match.Reading`, under
+every topic that still has a rule lacking a witness; a topic drops out once all its rules have
+both.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+import pyoxigraph as ox
+import yaml
+
+from kg.build import BUILD, src
+from kg.calendar import Pillars
+from kg.corpus import CORPUS, works
+from kg.errors import InputError, KgError
+from kg.ganzhi import Branch, GanZhi, Stem
+from kg.liuren import chart_from_inputs
+from kg.liuren import facts as liuren_facts
+from kg.liuyao import facts as liuyao_facts
+from kg.liuyao.chart import cast_chart
+from kg.match import KnowledgeGraph, Reading, RuleInfo, retrieve
+
+EXPLANATIONS = CORPUS / "witness-explanations.yaml"
+DEFAULT_SEED = 20240229
+DEFAULT_READINGS = {"liuyao": 600, "liuren": 13 * 24 + 1440}
+"""Readings per system: 六爻 casts; 大六壬 the 癸未 block and then every lesson by day and by night."""
+GUIWEI = GanZhi.from_name("癸未")
+DAYTIME = tuple(Branch.from_char(c) for c in "卯辰巳午未申")
+NIGHTTIME = tuple(b for b in Branch if b not in DAYTIME)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A generated reading: how to cast it again (``kg reading`` options) and its chart facts."""
+
+    inputs: str
+    facts: bytes
+    """The chart graph as N-Triples, loaded into a fresh store for every topic."""
+
+
+# ── readings ────────────────────────────────────────────────────────────────────────────────
+
+
+def liuyao_samples(rng: random.Random) -> Iterator[Sample]:
+    """Random 六爻 casts with random pillars and querent options, without end."""
+    while True:
+        year = GanZhi.from_index(rng.randrange(60))
+        day = GanZhi.from_index(rng.randrange(60))
+        month_branch, hour_branch = rng.choice(list(Branch)), rng.choice(list(Branch))
+        month = GanZhi(Stem((year.stem % 5 * 2 + 2 + (month_branch - 2) % 12) % 10), month_branch)
+        hour = GanZhi(Stem((day.stem % 5 * 2 + hour_branch) % 10), hour_branch)
+        pillars = Pillars(year, month, day, hour)
+        values = tuple(rng.choice((6, 7, 7, 8, 8, 9)) for _ in range(6))
+        querent = {}
+        if (status := rng.choice((None, "已遷", "未遷"))) is not None:
+            querent["status"] = status
+        if (birth := rng.choice((None, *Branch))) is not None:
+            querent["birth"] = birth.char
+        chart = cast_chart(pillars, values)
+        graph = liuyao_facts.chart_graph(chart, liuyao_facts.reading_iri(chart), None, querent)
+        inputs = f"--pillars '{pillars}' --lines {''.join(map(str, values))}" + "".join(
+            f" --{k} {v}" for k, v in querent.items()
+        )
+        yield Sample(inputs, graph.serialize(format="nt", encoding="utf-8"))
+
+
+def liuren_samples(rng: random.Random) -> Iterator[Sample]:
+    """Every 癸未 lesson by day and by night under each 年命 option (none first), then the 720
+    lessons by day and by night in random order with a random 年命, again and again."""
+    for birth in (None, *Branch):
+        for ju in range(1, 13):
+            for daytime in (True, False):
+                yield _liuren_sample(rng, GUIWEI, ju, daytime, birth)
+    lessons = [
+        (GanZhi.from_index(d), ju, daytime)
+        for d in range(60)
+        for ju in range(1, 13)
+        for daytime in (True, False)
+    ]
+    while True:
+        rng.shuffle(lessons)
+        for day, ju, daytime in lessons:
+            yield _liuren_sample(rng, day, ju, daytime, rng.choice((None, *Branch)))
+
+
+def _liuren_sample(rng: random.Random, day: GanZhi, ju: int, daytime: bool, birth: Branch | None) -> Sample:
+    """A lesson with a random 占時 of its half of the day, a 月建 that fits the 月將 (亥將: 寅 or
+    卯月) and a random 行年 (or none)."""
+    hour = rng.choice(DAYTIME if daytime else NIGHTTIME)
+    general = hour.shift(1 - ju)
+    month = general.shift(1 - 2 * general + rng.randrange(2))
+    walking = rng.choice((None, *Branch))
+    chart = chart_from_inputs(day=day, ju=ju, hour=hour, month=month, birth=birth, walking_year=walking)
+    graph = liuren_facts.chart_graph(chart, liuren_facts.reading_iri(chart))
+    inputs = f"--day {day.name} --ju {ju} --hour {hour.char} --month {month.char}"
+    inputs += "".join(f" --{k} {b.char}" for k, b in (("birth", birth), ("walking-year", walking)) if b)
+    return Sample(inputs, graph.serialize(format="nt", encoding="utf-8"))
+
+
+SAMPLERS: dict[str, Callable[[random.Random], Iterator[Sample]]] = {
+    "liuyao": liuyao_samples,
+    "liuren": liuren_samples,
+}
+
+
+# ── tallies ─────────────────────────────────────────────────────────────────────────────────
+
+
+@dataclass
+class Tally:
+    """How often one rule fired, with the first reading it fired on and the first it did not."""
+
+    rule: RuleInfo
+    rule_id: str
+    work: str
+    topic: str
+    quote: str
+    urn: str
+    readings: int = 0
+    fired: int = 0
+    fires_on: str | None = None
+    silent_on: str | None = None
+    explanation: str | None = None
+
+    def record(self, fired: bool, sample: Sample) -> None:
+        self.readings += 1
+        if fired:
+            self.fired += 1
+            self.fires_on = self.fires_on or sample.inputs
+        else:
+            self.silent_on = self.silent_on or sample.inputs
+
+    @property
+    def witnessed(self) -> bool:
+        return self.fires_on is not None and self.silent_on is not None
+
+    @property
+    def verdict(self) -> str:
+        """both | never | always (before explanations)."""
+        if self.witnessed:
+            return "both"
+        return "never" if self.fires_on is None else "always"
+
+    @property
+    def status(self) -> str:
+        """both | never | always | explained: an explanation counts only for a missing witness."""
+        return "explained" if self.verdict != "both" and self.explanation else self.verdict
+
+    def as_dict(self) -> dict:
+        keys = (
+            "rule_id",
+            "topic",
+            "quote",
+            "urn",
+            "readings",
+            "fired",
+            "fires_on",
+            "silent_on",
+            "explanation",
+        )
+        return {"status": self.status} | {k: getattr(self, k) for k in keys if getattr(self, k) is not None}
+
+
+STATUSES = ("both", "never", "always", "explained")
+
+
+@dataclass
+class WitnessReport:
+    tallies: list[Tally]
+    readings: dict[str, int]
+    """Readings generated per system."""
+    seconds: float
+    stale: dict[str, str] = field(default_factory=dict)
+    """Explanations of rules that are witnessed both ways or unknown: rule id → reason."""
+
+    def by_work(self) -> dict[str, list[Tally]]:
+        grouped: dict[str, list[Tally]] = defaultdict(list)
+        for t in self.tallies:
+            grouped[t.work].append(t)
+        return dict(grouped)
+
+    @property
+    def unexplained(self) -> list[Tally]:
+        return [t for t in self.tallies if t.status in ("never", "always")]
+
+
+def condition_rule(rule: RuleInfo) -> bool:
+    """A rule with conditions: any but the text-only rules without trigger conditions."""
+    return rule.kind != "text-only" or rule.template is not None
+
+
+def load_explanations(path: Path = EXPLANATIONS) -> dict[str, str]:
+    """Rule id → reason from the explanations file (none if it does not exist)."""
+    if not path.exists():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise KgError(f"{path}: malformed YAML: {exc}") from None
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+    ):
+        raise KgError(f"{path}: expected a mapping from rule id to a written reason")
+    return data
+
+
+def tallies(kg: KnowledgeGraph, work_ids: list[str], explanations: dict[str, str]) -> list[Tally]:
+    """A tally for every condition rule of the works, in rule id order."""
+    kg.load_provenance()
+    work_of = {str(src(w)): w for w in works()}
+    result = []
+    for row in kg.query("SELECT ?r ?w WHERE { ?r a dk:Rule ; dk:work ?w }"):
+        rule, work_id = kg.rules[row["r"].value], work_of[row["w"].value]
+        if work_id in work_ids and condition_rule(rule):
+            p = kg.provenance[rule.iri]
+            result.append(
+                Tally(
+                    rule,
+                    p["id"],
+                    work_id,
+                    p["topic"],
+                    p["quote"],
+                    p["urn"],
+                    explanation=explanations.get(p["id"]),
+                )
+            )
+    return sorted(result, key=lambda t: t.rule_id)
+
+
+def fired_rules(kg: KnowledgeGraph, facts: bytes, topic: str, definitions: list[RuleInfo]) -> set[str]:
+    """IRIs of the rules that fire on the reading under ``topic``, and of its ``definitions`` that do."""
+    store = ox.Store()
+    store.bulk_load(facts, format=ox.RdfFormat.N_TRIPLES)
+    reading = Reading(store)
+    fired = {a.rule for a in retrieve(kg, reading, topic)}
+    return fired | {d.iri for d in definitions if reading.construct(d.construct or "")}
+
+
+def witness(
+    kg: KnowledgeGraph,
+    work_ids: list[str] | None = None,
+    readings: int | None = None,
+    seed: int = DEFAULT_SEED,
+    explanations: dict[str, str] | None = None,
+) -> WitnessReport:
+    """Search up to ``readings`` generated readings per system (default: DEFAULT_READINGS) for
+    the witnesses of every condition rule of ``work_ids`` (default: all works)."""
+    catalogue = works()
+    work_ids = work_ids or list(catalogue)
+    unknown = [w for w in work_ids if w not in catalogue]
+    if unknown:
+        raise InputError(f"unknown work {', '.join(unknown)}; the catalogue has {', '.join(catalogue)}")
+    explanations = explanations if explanations is not None else load_explanations()
+    start = time.perf_counter()
+    all_tallies = tallies(kg, work_ids, explanations)
+    generated: dict[str, int] = {}
+    for system, sampler in SAMPLERS.items():
+        by_topic: dict[str, list[Tally]] = defaultdict(list)
+        for t in all_tallies:
+            if catalogue[t.work].system == system:
+                by_topic[t.rule.topic].append(t)
+        samples = sampler(random.Random(f"{seed}-{system}"))
+        generated[system] = 0
+        budget = readings or DEFAULT_READINGS[system]
+        while by_topic and generated[system] < budget:
+            sample = next(samples)
+            generated[system] += 1
+            for topic, group in list(by_topic.items()):
+                definitions = [t.rule for t in group if t.rule.kind == "definition"]
+                fired = fired_rules(kg, sample.facts, topic, definitions)
+                for t in group:
+                    t.record(t.rule.iri in fired, sample)
+                if all(t.witnessed for t in group):
+                    del by_topic[topic]
+    witnessed = {t.rule_id for t in all_tallies if t.witnessed}
+    rule_ids = {p["id"] for p in kg.provenance.values()}
+    stale = {k: v for k, v in explanations.items() if k in witnessed or k not in rule_ids}
+    return WitnessReport(all_tallies, generated, time.perf_counter() - start, stale)
+
+
+# ── output ──────────────────────────────────────────────────────────────────────────────────
+
+HEADINGS = {
+    "never": "fire on no reading",
+    "always": "fire on every reading",
+    "explained": "explained",
+}
+
+
+def counts(group: list[Tally]) -> dict[str, int]:
+    return {s: sum(t.status == s for t in group) for s in STATUSES}
+
+
+def render_text(report: WitnessReport) -> str:
+    """Per work: the counts, then the rules lacking a witness (and the explained ones) by status."""
+    out = []
+    for work_id, group in report.by_work().items():
+        system = works()[work_id].system
+        c = counts(group)
+        out.append(
+            f"{work_id} ({system}, {report.readings[system]} readings): {len(group)} condition rules — "
+            f"{c['both']} witnessed both ways, {c['never']} fire never, {c['always']} fire always, "
+            f"{c['explained']} explained"
+        )
+        for status, heading in HEADINGS.items():
+            listed = [t for t in group if t.status == status]
+            if listed:
+                out.append(f"  {heading}:")
+                for t in listed:
+                    out.append(f"    {t.rule_id}  {t.urn}  {t.quote}")
+                    if t.explanation:
+                        out.append(f"      ({t.verdict}) {t.explanation}")
+    for rule_id, reason in report.stale.items():
+        out.append(f"stale explanation (rule witnessed both ways or unknown): {rule_id}: {reason}")
+    readings = ", ".join(f"{n} {system}" for system, n in report.readings.items())
+    out.append(f"{readings} readings in {report.seconds:.1f} s")
+    return "\n".join(out)
+
+
+def render_json(report: WitnessReport) -> str:
+    data = {
+        "readings": report.readings,
+        "seconds": round(report.seconds, 1),
+        "works": [
+            {"work": work_id, **counts(group), "rules": [t.as_dict() for t in group]}
+            for work_id, group in report.by_work().items()
+        ],
+        "stale_explanations": report.stale,
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+@click.command("witness")
+@click.option("--work", "work_ids", multiple=True, metavar="ID", help="Only this work (repeatable).")
+@click.option(
+    "--readings",
+    type=click.IntRange(min=1),
+    help="Readings to generate per system at most, each asked under every topic still lacking a "
+    "witness [default: 600 六爻; 大六壬 1752: every 癸未 lesson by day and night under each 年命 "
+    "option, then every lesson by day and night once].",
+)
+@click.option(
+    "--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the reading generator."
+)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--check", is_flag=True, help="Exit 1 when an unexplained rule lacks a witness.")
+@click.option(
+    "--explanations",
+    type=click.Path(path_type=Path),
+    default=EXPLANATIONS,
+    show_default=True,
+    help="YAML mapping rule id → why it has no witness.",
+)
+@click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+def witness_command(
+    work_ids: tuple[str, ...],
+    readings: int | None,
+    seed: int,
+    fmt: str,
+    check: bool,
+    explanations: Path,
+    graph: Path,
+) -> None:
+    """For every condition rule, find a generated reading on which it fires and one on which it
+    does not; report rules that fire never or always (unless explained)."""
+    report = witness(
+        KnowledgeGraph.load(graph), list(work_ids) or None, readings, seed, load_explanations(explanations)
+    )
+    click.echo(render_json(report) if fmt == "json" else render_text(report))
+    if check and report.unexplained:
+        sys.exit(1)
