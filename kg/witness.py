@@ -16,25 +16,31 @@ Readings, drawn with a seeded generator so a run is reproducible:
 * 六爻 (works of system ``liuyao``): random casts (line values 6–9) × random year, month, day
   and hour pillars (month and hour stems by 五虎遁 and 五鼠遁) × the querent's status (none,
   已遷, 未遷) and 年命 (none or a branch).
-* 大六壬 (system ``liuren``): the 720 lessons (day × 局) × 晝/夜 — every 癸未 lesson by day and
-  by night first, then the others in random order — each with a random 占時 of its half of the
-  day (so 晝/夜 follows the 占時), a 月建 matching the 月將 the 局 implies, and a 年命 and 行年
-  (none or a branch).
+* 大六壬 (system ``liuren``): every 癸未 lesson by day and by night first; then the 720 lessons
+  (day × 局) by day and by night in random order with a random 年命, alternating with the 癸未
+  lessons under each 年命 branch in turn. Each has a random 占時 of its half of the day (so
+  晝/夜 follows the 占時), a 月建 that fits the 月將 the 局 implies, and a random 行年 or none.
 
 Each reading's chart graph is built once and asked, on a fresh :class:`kg.match.Reading`, under
-every topic that still has a rule lacking a witness; a topic drops out once all its rules have
-both.
+every topic still searching. A topic stops when all its unexplained rules have both witnesses,
+after ``patience`` readings in a row without a new witness, or at the budget of readings.
+Topics are shared among worker processes; every worker draws the same readings, so the result
+does not depend on the number of workers.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import random
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import click
@@ -54,8 +60,10 @@ from kg.match import KnowledgeGraph, Reading, RuleInfo, retrieve
 
 EXPLANATIONS = CORPUS / "witness-explanations.yaml"
 DEFAULT_SEED = 20240229
-DEFAULT_READINGS = {"liuyao": 600, "liuren": 13 * 24 + 1440}
-"""Readings per system: 六爻 casts; 大六壬 the 癸未 block and then every lesson by day and by night."""
+DEFAULT_READINGS = 1000
+"""Readings per topic at most."""
+DEFAULT_PATIENCE = 200
+"""A topic drops out after this many readings in a row gave none of its rules a new witness."""
 GUIWEI = GanZhi.from_name("癸未")
 DAYTIME = tuple(Branch.from_char(c) for c in "卯辰巳午未申")
 NIGHTTIME = tuple(b for b in Branch if b not in DAYTIME)
@@ -97,12 +105,13 @@ def liuyao_samples(rng: random.Random) -> Iterator[Sample]:
 
 
 def liuren_samples(rng: random.Random) -> Iterator[Sample]:
-    """Every 癸未 lesson by day and by night under each 年命 option (none first), then the 720
-    lessons by day and by night in random order with a random 年命, again and again."""
-    for birth in (None, *Branch):
-        for ju in range(1, 13):
-            for daytime in (True, False):
-                yield _liuren_sample(rng, GUIWEI, ju, daytime, birth)
+    """The 癸未 lessons by day and by night; then random lessons (the 720 by day and by night in
+    random order, again and again, with a random 年命) alternating with the 癸未 lessons under
+    each 年命 branch in turn."""
+    for ju in range(1, 13):
+        for daytime in (True, False):
+            yield _liuren_sample(rng, GUIWEI, ju, daytime, None)
+    guiwei = ((birth, ju, daytime) for birth in Branch for ju in range(1, 13) for daytime in (True, False))
     lessons = [
         (GanZhi.from_index(d), ju, daytime)
         for d in range(60)
@@ -113,6 +122,9 @@ def liuren_samples(rng: random.Random) -> Iterator[Sample]:
         rng.shuffle(lessons)
         for day, ju, daytime in lessons:
             yield _liuren_sample(rng, day, ju, daytime, rng.choice((None, *Branch)))
+            if (block := next(guiwei, None)) is not None:
+                birth, ju, daytime = block
+                yield _liuren_sample(rng, GUIWEI, ju, daytime, birth)
 
 
 def _liuren_sample(rng: random.Random, day: GanZhi, ju: int, daytime: bool, birth: Branch | None) -> Sample:
@@ -154,13 +166,17 @@ class Tally:
     silent_on: str | None = None
     explanation: str | None = None
 
-    def record(self, fired: bool, sample: Sample) -> None:
+    def record(self, fired: bool, sample: Sample) -> bool:
+        """Count the reading; True if it is a witness the rule lacked."""
         self.readings += 1
-        if fired:
-            self.fired += 1
-            self.fires_on = self.fires_on or sample.inputs
-        else:
-            self.silent_on = self.silent_on or sample.inputs
+        self.fired += fired
+        if fired and self.fires_on is None:
+            self.fires_on = sample.inputs
+            return True
+        if not fired and self.silent_on is None:
+            self.silent_on = sample.inputs
+            return True
+        return False
 
     @property
     def witnessed(self) -> bool:
@@ -268,15 +284,75 @@ def fired_rules(kg: KnowledgeGraph, facts: bytes, topic: str, definitions: list[
     return fired | {d.iri for d in definitions if reading.construct(d.construct or "")}
 
 
+@dataclass
+class Job:
+    """The search for the rules of some topics of one system: the unit a worker process runs."""
+
+    graph: Path
+    system: str
+    seed: int
+    budget: int
+    patience: int
+    tallies: list[Tally]
+
+
+@cache
+def _graph(path: Path) -> KnowledgeGraph:
+    """The knowledge graph of a worker process, loaded once."""
+    return KnowledgeGraph.load(path)
+
+
+def _run(job: Job) -> tuple[list[Tally], int]:
+    """A job in a worker process."""
+    return search(_graph(job.graph), job)
+
+
+def search(kg: KnowledgeGraph, job: Job) -> tuple[list[Tally], int]:
+    """Ask generated readings under each topic of the job until its unexplained rules all have
+    both witnesses, the budget is spent, or ``patience`` readings in a row brought none of its
+    rules a new witness: the tallies and the number of readings generated.
+
+    Every job of a system draws the same readings (same seed), so the result of a topic does not
+    depend on how topics are shared out among jobs.
+    """
+    by_topic: dict[str, list[Tally]] = defaultdict(list)
+    for t in job.tallies:
+        by_topic[t.rule.topic].append(t)
+    samples = SAMPLERS[job.system](random.Random(f"{job.seed}-{job.system}"))
+    generated = 0
+    progress = dict.fromkeys(by_topic, 0)
+    while by_topic and generated < job.budget:
+        sample = next(samples)
+        generated += 1
+        for topic, group in list(by_topic.items()):
+            definitions = [t.rule for t in group if t.rule.kind == "definition"]
+            fired = fired_rules(kg, sample.facts, topic, definitions)
+            if any([t.record(t.rule.iri in fired, sample) for t in group]):
+                progress[topic] = generated
+            if (
+                all(t.witnessed or t.explanation for t in group)
+                or generated - progress[topic] >= job.patience
+            ):
+                del by_topic[topic]
+    return job.tallies, generated
+
+
 def witness(
-    kg: KnowledgeGraph,
+    graph: Path,
     work_ids: list[str] | None = None,
-    readings: int | None = None,
+    readings: int = DEFAULT_READINGS,
     seed: int = DEFAULT_SEED,
     explanations: dict[str, str] | None = None,
+    jobs: int = 1,
+    patience: int = DEFAULT_PATIENCE,
 ) -> WitnessReport:
-    """Search up to ``readings`` generated readings per system (default: DEFAULT_READINGS) for
-    the witnesses of every condition rule of ``work_ids`` (default: all works)."""
+    """Search generated readings (up to ``readings`` per topic, see :func:`search`) for the
+    witnesses of every condition rule of ``work_ids`` (default: all works), in ``jobs`` worker
+    processes (1: in this process).
+
+    A topic drops out once all its unexplained rules have both witnesses, so an explained rule
+    is only reported stale when its witnesses turn up before that.
+    """
     catalogue = works()
     work_ids = work_ids or list(catalogue)
     unknown = [w for w in work_ids if w not in catalogue]
@@ -284,30 +360,28 @@ def witness(
         raise InputError(f"unknown work {', '.join(unknown)}; the catalogue has {', '.join(catalogue)}")
     explanations = explanations if explanations is not None else load_explanations()
     start = time.perf_counter()
+    kg = KnowledgeGraph.load(graph)
     all_tallies = tallies(kg, work_ids, explanations)
-    generated: dict[str, int] = {}
-    for system, sampler in SAMPLERS.items():
-        by_topic: dict[str, list[Tally]] = defaultdict(list)
-        for t in all_tallies:
-            if catalogue[t.work].system == system:
-                by_topic[t.rule.topic].append(t)
-        samples = sampler(random.Random(f"{seed}-{system}"))
-        generated[system] = 0
-        budget = readings or DEFAULT_READINGS[system]
-        while by_topic and generated[system] < budget:
-            sample = next(samples)
-            generated[system] += 1
-            for topic, group in list(by_topic.items()):
-                definitions = [t.rule for t in group if t.rule.kind == "definition"]
-                fired = fired_rules(kg, sample.facts, topic, definitions)
-                for t in group:
-                    t.record(t.rule.iri in fired, sample)
-                if all(t.witnessed for t in group):
-                    del by_topic[topic]
-    witnessed = {t.rule_id for t in all_tallies if t.witnessed}
+    tasks = []
+    for system in SAMPLERS:
+        topics = sorted({t.rule.topic for t in all_tallies if catalogue[t.work].system == system})
+        for share in (topics[i::jobs] for i in range(jobs)):
+            chosen = [t for t in all_tallies if t.rule.topic in share and catalogue[t.work].system == system]
+            if chosen:
+                tasks.append(Job(graph, system, seed, readings, patience, chosen))
+    if jobs == 1:
+        results = [search(kg, task) for task in tasks]
+    else:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            results = list(pool.map(_run, tasks))
+    generated = dict.fromkeys(SAMPLERS, 0)
+    for task, (_, n) in zip(tasks, results, strict=True):
+        generated[task.system] = max(generated[task.system], n)
+    searched = sorted((t for done, _ in results for t in done), key=lambda t: t.rule_id)
+    witnessed = {t.rule_id for t in searched if t.witnessed}
     rule_ids = {p["id"] for p in kg.provenance.values()}
     stale = {k: v for k, v in explanations.items() if k in witnessed or k not in rule_ids}
-    return WitnessReport(all_tallies, generated, time.perf_counter() - start, stale)
+    return WitnessReport(searched, generated, time.perf_counter() - start, stale)
 
 
 # ── output ──────────────────────────────────────────────────────────────────────────────────
@@ -367,9 +441,16 @@ def render_json(report: WitnessReport) -> str:
 @click.option(
     "--readings",
     type=click.IntRange(min=1),
-    help="Readings to generate per system at most, each asked under every topic still lacking a "
-    "witness [default: 600 六爻; 大六壬 1752: every 癸未 lesson by day and night under each 年命 "
-    "option, then every lesson by day and night once].",
+    default=DEFAULT_READINGS,
+    show_default=True,
+    help="Readings per topic at most (each reading is asked under every topic still searching).",
+)
+@click.option(
+    "--patience",
+    type=click.IntRange(min=1),
+    default=DEFAULT_PATIENCE,
+    show_default=True,
+    help="A topic stops after this many readings in a row without a new witness.",
 )
 @click.option(
     "--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the reading generator."
@@ -384,19 +465,28 @@ def render_json(report: WitnessReport) -> str:
     help="YAML mapping rule id → why it has no witness.",
 )
 @click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=os.cpu_count() or 1,
+    show_default=True,
+    help="Worker processes (the result does not depend on it).",
+)
 def witness_command(
     work_ids: tuple[str, ...],
-    readings: int | None,
+    readings: int,
+    patience: int,
     seed: int,
     fmt: str,
     check: bool,
     explanations: Path,
     graph: Path,
+    jobs: int,
 ) -> None:
     """For every condition rule, find a generated reading on which it fires and one on which it
     does not; report rules that fire never or always (unless explained)."""
     report = witness(
-        KnowledgeGraph.load(graph), list(work_ids) or None, readings, seed, load_explanations(explanations)
+        graph, list(work_ids) or None, readings, seed, load_explanations(explanations), jobs, patience
     )
     click.echo(render_json(report) if fmt == "json" else render_text(report))
     if check and report.unexplained:
