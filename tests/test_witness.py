@@ -1,0 +1,134 @@
+"""kg witness on a small rules directory: rules that fire sometimes, never, always, explained."""
+
+import json
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from kg.build import build
+from kg.cli import main
+from kg.witness import witness
+
+YIYIN = """
+work: yiyin
+rules:
+  - id: t.sometimes                 # fires when line 6 moves
+    para: 6
+    quote: 父下伏水鬼，棟必漏也。
+    vars: {L: line}
+    when: [L.position 6, L.moving]
+    then: {polarity: 凶, zh: 棟必漏, en: leak}
+  - id: t.never                     # one line cannot stand at two positions
+    para: 6
+    quote: 父加蛇水動，棟下漏也。
+    vars: {L: line}
+    when: [L.position 1, L.position 2]
+    then: {polarity: 凶, zh: 棟下漏, en: leak below}
+  - id: t.always                    # some line is at one of the six positions on every chart
+    para: 2
+    quote: 陽為棟柱，陰為棟樑也。
+    vars: {L: line}
+    when: [L.position 1|2|3|4|5|6]
+    then: {polarity: 中, zh: 為棟柱, en: pillar}
+  - id: t.explained                 # cannot fire either, but explained
+    para: 2
+    quote: 三土並見，創造將興而子亡也。
+    vars: {L: line}
+    when: [L.position 3, L.position 4]
+    then: {polarity: 吉凶參半, zh: 創造將興而子亡, en: three earths}
+  - id: t.definition                # a definition fires when its CONSTRUCT yields on the reading
+    para: 2
+    quote: 以六爻木父為用也。
+    kind: definition
+    vars: {L: line}
+    when: [L.position 6, L.moving]
+    then: {assert: [L.role 用神], en: use-spirit}
+  - id: t.untriggered               # text-only without trigger conditions: not a condition rule
+    para: 2
+    quote: 三金並見，中堂欲改而妻亡也。
+    kind: text-only
+    reason: ambiguous
+    then: {en: three metals}
+"""
+
+ZHIZHI = """
+work: zhizhi
+rules:
+  - id: t.guiwei4                   # only 癸未 第4局: among the first readings of 大六壬
+    para: 8
+    quote: 婚姻：支干相沖，終難得就。
+    kind: chart-verdict
+    topic: 婚姻
+    when: [reading.day-ganzhi 癸未, reading.ju 4]
+    then: {polarity: 凶, zh: 終難得就, en: the marriage will not come off}
+"""
+
+EXPLANATIONS = {"t.explained": "the test says so", "t.sometimes": "stale", "t.nosuch": "unknown"}
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory):
+    root = tmp_path_factory.mktemp("witness")
+    (root / "rules").mkdir()
+    (root / "rules" / "yiyin.yaml").write_text(textwrap.dedent(YIYIN), encoding="utf-8")
+    (root / "rules" / "zhizhi.yaml").write_text(textwrap.dedent(ZHIZHI), encoding="utf-8")
+    build(root / "out", root / "rules")
+    return root / "out" / "kg.nq"
+
+
+@pytest.fixture(scope="module")
+def report(graph):
+    return witness(graph, ["yiyin", "zhizhi"], readings=40, explanations=EXPLANATIONS, patience=40)
+
+
+def status(report, rule_id):
+    return next(t for t in report.tallies if t.rule_id == rule_id)
+
+
+def test_statuses(report):
+    assert {t.rule_id: t.status for t in report.tallies} == {
+        "t.always": "always",
+        "t.definition": "both",
+        "t.explained": "explained",
+        "t.guiwei4": "both",
+        "t.never": "never",
+        "t.sometimes": "both",
+    }
+    assert [t.rule_id for t in report.unexplained] == ["t.always", "t.never"]
+    assert report.stale == {"t.sometimes": "stale", "t.nosuch": "unknown"}
+
+
+def test_witnesses_name_readings(report):
+    rule = status(report, "t.sometimes")
+    assert 0 < rule.fired < rule.readings == 40
+    assert rule.fires_on.startswith("--pillars '") and "--lines " in rule.fires_on
+    moving_top = rule.fires_on.split("--lines ")[1][5]
+    assert moving_top in "69"
+    assert status(report, "t.guiwei4").fires_on.startswith("--day 癸未 --ju 4 ")
+    assert status(report, "t.never").fires_on is None
+    assert status(report, "t.always").silent_on is None
+
+
+def test_reproducible_with_any_number_of_workers(graph, report):
+    again = witness(graph, ["yiyin"], readings=40, explanations=EXPLANATIONS, patience=40, jobs=2)
+    assert [(t.rule_id, t.fires_on, t.silent_on) for t in again.tallies] == [
+        (t.rule_id, t.fires_on, t.silent_on) for t in report.tallies if t.work == "yiyin"
+    ]
+
+
+def test_command(graph, tmp_path):
+    explanations = tmp_path / "explanations.yaml"
+    explanations.write_text("t.explained: the test says so\n", encoding="utf-8")
+    args = ["witness", "--graph", str(graph), "--work", "yiyin", "--readings", "20", "--jobs", "1"]
+    args += ["--explanations", str(explanations)]
+    result = CliRunner().invoke(main, [*args, "--check"])
+    assert result.exit_code == 1
+    assert (
+        "yiyin (liuyao, 20 readings): 5 condition rules — 2 witnessed both ways, 1 fire never"
+        in result.output
+    )
+    assert "t.never  urn:cts:divkg:yiyin.juan4.zh:6.1  父加蛇水動，棟下漏也。" in result.output
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).output)
+    (work,) = data["works"]
+    assert (work["both"], work["never"], work["always"], work["explained"]) == (2, 1, 1, 1)
