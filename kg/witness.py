@@ -418,7 +418,7 @@ def render_text(report: WitnessReport) -> str:
                         out.append(f"      ({t.verdict}) {t.explanation}")
     for rule_id, reason in report.stale.items():
         out.append(f"stale explanation (rule witnessed both ways or unknown): {rule_id}: {reason}")
-    readings = ", ".join(f"{n} {system}" for system, n in report.readings.items())
+    readings = ", ".join(f"{n} {system}" for system, n in report.readings.items() if n)
     out.append(f"{readings} readings in {report.seconds:.1f} s")
     return "\n".join(out)
 
