@@ -141,7 +141,7 @@ def test_noble_and_generals(g4: Graph) -> None:
 
 
 def test_void_and_stars(g4: Graph) -> None:
-    """甲戌旬: 申酉 空 (no 遁干), 丁 on 丑 (丁神); 驛馬 of 未 is 巳; 魁罡 辰 戌."""
+    """甲戌旬: 申酉 空 (no 遁干), 丁 on 丑 (丁神); 驛馬 of 未 is 巳; 魁罡 辰 戌; 祿 of 癸 is 子."""
     void = {b for (b,) in _select(g4, "?b", "?s dk:void true ; dk:branch ?b")}
     assert void == {"shen", "you"}
     assert not _ask(g4, f"{_spirit('shen')} dk:dunStem ?d")
@@ -152,6 +152,7 @@ def test_void_and_stars(g4: Graph) -> None:
         ("si", "yima"),
         ("chen", "kuigang"),
         ("xu", "kuigang"),
+        ("zi", "lu"),
     }
 
 

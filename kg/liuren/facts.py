@@ -32,6 +32,7 @@ from kg.liuren.generals import DayNight
 from kg.liuren.plates import LODGING, RANK, month_general
 from kg.liuren.three_transmissions import YIMA
 from kg.liuyao.six_relatives import relative
+from kg.shensha import LU
 from kg.vocabulary import DK, concept
 
 KETI_SLUGS: dict[str, str] = {
@@ -100,6 +101,10 @@ _GENERAL_RELATION: tuple[str, ...] = ("bihe", "sheng", "ke", "kejiang", "shengji
 """dk:generalRelation by (spirit element − general element) mod 5 in the order 木火土金水: 比和,
 將生神, 將克神, 神克將, 神生將."""
 
+_SEAT_RELATION: tuple[str, ...] = ("lesson-bihe", "shangshengxia", "shangkexia", "xiazeishang", "xiashengshang")
+"""dk:seatRelation by (seat element − spirit element) mod 5: 比和, 上生下, 上克下, 下賊上 (the seat
+overcomes the spirit), 下生上."""
+
 PILLAR_NAMES = {"year": "太歲", "month": "月建", "day": "日辰", "hour": "時"}
 """The 四直 as the texts name them."""
 
@@ -167,6 +172,12 @@ class _Builder(FactBuilder):
         if chart.walking_year is not None:
             self.add(r, DK.walkingYearBranch, concept("br", chart.walking_year.branch.slug))
             self.add(r, DK.walkingYearSpirit, self.spirit_iri(chart.walking_year.upper))
+        if chart.pillars is not None:
+            self.add(r, DK.yearSpirit, self.spirit_iri(chart.upper(chart.pillars.year.branch)))
+        if chart.month is not None:
+            self.add(r, DK.monthSpirit, self.spirit_iri(chart.upper(chart.month)))
+        if len({lesson.upper for lesson in chart.lessons}) < 4:
+            self.add(r, DK.keti, concept("keti", "bubei"))
         moment = None if chart.calendar is None else chart.calendar.moment
         self.calendar(chart.calendar, None if moment is None else nearest_term(moment, jie=False))
         self.options(chart.options)
@@ -207,9 +218,12 @@ class _Builder(FactBuilder):
                 ("dingshen", branch == ding),
                 ("yima", branch == horse),
                 ("kuigang", branch in (Branch.CHEN, Branch.XU)),
+                ("lu", branch == LU.at(day.stem)),
             ):
                 if on:
                     self.add(iri, DK.shensha, concept("star", star))
+            self.add(iri, DK.seatRelation, concept("relation", _SEAT_RELATION[(earth.element - element) % 5]))
+            self.add(iri, DK.yinSpirit, self.spirit_iri(chart.upper(branch)))
 
     def gan_zhi(self) -> None:
         """The day stem (干, lodged in its 寄宮) and the day branch (支)."""

@@ -24,7 +24,7 @@ from rdflib.namespace import RDF
 from kg.errors import InputError
 from kg.facts import FactBuilder, boolean
 from kg.facts import reading_iri as _reading_iri
-from kg.ganzhi import Branch, GanZhi
+from kg.ganzhi import Branch, GanZhi, SeasonalState, clashes
 from kg.liuyao.chart import (
     ChangedLine,
     ChangeRelation,
@@ -101,6 +101,8 @@ class _Builder(FactBuilder):
         self.add(iri, DK.stage, concept("stage", placed.stage.slug))
         self.add(iri, DK.void, boolean(placed.void))
         self.add(iri, DK.monthBroken, boolean(placed.month_broken))
+        year = next(p.ganzhi.branch for p in self.chart.pillars if p.role == "year")
+        self.add(iri, DK.yearBroken, boolean(clashes(placed.branch, year)))
 
     def stars(self, iri: URIRef, carried: Iterator[str]) -> None:
         """神煞 carried by the entity (slugs of kg.shensha)."""
@@ -180,6 +182,8 @@ class _Builder(FactBuilder):
         self.line_entity(iri, DK.HiddenLine, name, DK.hiddenLine, hidden.branch)
         self.placed(iri, hidden)
         self.add(iri, DK.under, self.iri("line", hidden.position))
+        strong = hidden.seasonal in (SeasonalState.WANG, SeasonalState.XIANG)
+        self.add(iri, DK.darkMoving, boolean(hidden.day_clash and strong))
         self.stars(
             iri,
             (s.slug for s in self.chart.shensha if any(carries(t, hidden.ganzhi) for t in s.targets)),
