@@ -252,7 +252,7 @@ class RuleCompiler:
             return [self.text_only(raw, base, variables, when)]
         if kind == "exception" and not raw.get("overrides"):
             raise self.fail("an exception needs 'overrides: <rule id>'")
-        if not when and kind != "definition":
+        if not when and kind != "definition" and not raw.get("cases"):
             raise self.fail("no conditions: give 'when', or make it kind: text-only with a reason")
         cases = raw.get("cases")
         if cases is None:
