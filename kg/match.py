@@ -33,6 +33,10 @@ PREFIXES = sparql_prefixes()
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 READING = ox.NamedNode(str(DK.Reading))
 
+ReadingIndex = tuple[dict[str, list[frozenset[tuple[str, str]]]], frozenset[tuple[str, str]]]
+"""What :meth:`Reading.index` returns: per binding property, its entities' fact sets; the
+reading's own facts."""
+
 
 @dataclass(frozen=True)
 class RuleInfo:
@@ -257,9 +261,19 @@ class Reading:
         self.iri = readings[0]
         topics = [q.object for q in self.store.quads_for_pattern(self.iri, ox.NamedNode(str(DK.topic)), None)]
         self.topic = topics[0].value if topics else None
+        self._index: ReadingIndex | None = None
 
-    def index(self) -> tuple[dict[str, list[frozenset[tuple[str, str]]]], frozenset[tuple[str, str]]]:
-        """Per binding property, the fact sets of its entities; and the reading's own facts."""
+    def index(self) -> ReadingIndex:
+        """Per binding property, the fact sets of its entities; and the reading's own facts.
+
+        Computed once and kept until :meth:`extend` adds facts: facts added to :attr:`store`
+        directly are not seen.
+        """
+        if self._index is None:
+            self._index = self._compute_index()
+        return self._index
+
+    def _compute_index(self) -> ReadingIndex:
         facts: dict[str, set[tuple[str, str]]] = defaultdict(set)
         for q in self.store.quads_for_pattern(None, None, None):
             if not isinstance(q.object, ox.BlankNode):
@@ -289,6 +303,7 @@ class Reading:
     def extend(self, quads: list[ox.Quad]) -> None:
         self.store.extend(quads)
         self._rdflib = None
+        self._index = None
 
     def rdflib_graph(self) -> Graph:
         """The same facts as an rdflib graph, for running the queries on rdflib's engine."""
