@@ -6,26 +6,45 @@ every reading is vacuous. Either can instead carry a written explanation in
 ``corpus/witness-explanations.yaml`` (rule id → reason); the report shows explained rules apart.
 
 Condition rules are judgement, exception, chart-verdict and definition rules, and text-only rules
-with trigger conditions. A rule fires on a reading when retrieval for the rule's own topic
-(:func:`kg.match.retrieve`, which also runs the topic's definitions) reports it in any status
-(applies, consider, overridden); a definition fires when its CONSTRUCT yields anything on the
-reading after retrieval.
+with trigger conditions.
 
-Readings, drawn with a seeded generator so a run is reproducible:
+**Firing.** A rule of topic T applies to readings of T and of every topic narrower than T
+(``skos:broader``), and some roles (墳 under 祖墓 … of 房分, an animal's 類神 under 牛 … of 六畜)
+are assigned only by the definitions of a narrower topic. So each reading is asked under every
+topic of the rule's *scope*: T and each narrower topic with definitions of its own (a narrower
+topic without definitions runs the same definitions as its nearest such ancestor in the scope, so
+it cannot change the outcome and is skipped). Under one topic, a rule fires when retrieval
+(:func:`kg.match.retrieve`, which also runs the definitions of the topic and its broader topics)
+reports it in any status (applies, consider, overridden); a definition fires when its CONSTRUCT
+yields anything on the reading after retrieval. Then
+
+* the rule **fires on a reading** when it fires under *some* topic of its scope, and
+* it **stays silent on a reading** when under *some* topic of its scope it does not fire,
+
+so one reading can witness both (a 墳 rule of 墳墓 fires under 祖墓 and is silent under 墳墓
+itself, where no 墳 is defined). A rule fires "always" when it fires under every topic of its
+scope on every reading searched, and "never" when it fires under none of them on any reading.
+
+**Readings**, drawn with a seeded generator so a run is reproducible:
 
 * 六爻 (works of system ``liuyao``): random casts (line values 6–9) × random year, month, day
   and hour pillars (month and hour stems by 五虎遁 and 五鼠遁) × the querent's status (none,
-  已遷, 未遷) and 年命 (none or a branch).
-* 大六壬 (system ``liuren``): every 癸未 lesson by day and by night first; then the 720 lessons
-  (day × 局) by day and by night in random order with a random 年命, alternating with the 癸未
-  lessons under each 年命 branch in turn. Each has a random 占時 of its half of the day (so
-  晝/夜 follows the 占時), a 月建 that fits the 月將 the 局 implies, and a random 行年 or none.
+  已遷, 未遷) and 年命 (none or a branch) × the doctrinal options the texts depend on: 伏神
+  under the missing relatives only or under every line (``--fu-shen``; 《易隱》 marks 伏神 under
+  every line in some sentences) and each 卦身 rule (``--gua-shen``). The witness names the
+  options that differ from the defaults.
+* 大六壬 (system ``liuren``): every 癸未 lesson by day and by night first; then, in turn, one of
+  the 720 lessons (day × 局, by day and by night, in random order, again and again) with a random
+  年命, one of the 癸未 lessons under each 年命 branch in turn (while they last), and a chart
+  cast from a random moment (``--moment``: it alone has the year pillar, so 太歲上神, and a real
+  月建). The lessons have a random 占時 of their half of the day (so 晝/夜 follows the 占時) and
+  a 月建 that fits the 月將 the 局 implies; all have a random 行年 or none.
 
 Each reading's chart graph is built once and asked, on a fresh :class:`kg.match.Reading`, under
-every topic still searching. A topic stops when all its unexplained rules have both witnesses,
-after ``patience`` readings in a row without a new witness, or at the budget of readings.
-Topics are shared among worker processes; every worker draws the same readings, so the result
-does not depend on the number of workers.
+every topic in the scope of a rule topic still searching. A rule topic stops when all its
+unexplained rules have both witnesses, after ``patience`` readings in a row without a new
+witness, or at the budget of readings. Rule topics are shared among worker processes; every
+worker draws the same readings, so the result does not depend on the number of workers.
 """
 
 from __future__ import annotations
@@ -40,6 +59,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
 
@@ -54,8 +74,11 @@ from kg.errors import InputError, KgError
 from kg.ganzhi import Branch, GanZhi, Stem
 from kg.liuren import chart_from_inputs
 from kg.liuren import facts as liuren_facts
+from kg.liuren.chart import Chart as LiurenChart
 from kg.liuyao import facts as liuyao_facts
-from kg.liuyao.chart import cast_chart
+from kg.liuyao.body import GuaShenRule
+from kg.liuyao.chart import Options, cast_chart
+from kg.liuyao.hidden import FuShenMode
 from kg.match import KnowledgeGraph, Reading, RuleInfo, retrieve
 
 EXPLANATIONS = CORPUS / "witness-explanations.yaml"
@@ -65,6 +88,12 @@ DEFAULT_READINGS = 1000
 DEFAULT_PATIENCE = 200
 """A topic drops out after this many readings in a row gave none of its rules a new witness."""
 GUIWEI = GanZhi.from_name("癸未")
+MOMENTS = (datetime(1901, 1, 1), datetime(2099, 12, 31))
+"""Random 大六壬 moments fall between these (Beijing time)."""
+LIUYAO_OPTIONS = tuple(
+    Options(fu_shen=fu_shen, gua_shen=gua_shen) for fu_shen in FuShenMode for gua_shen in GuaShenRule
+)
+"""The 伏神 × 卦身 variants a 六爻 reading is cast under, one drawn at random per reading."""
 DAYTIME = tuple(Branch.from_char(c) for c in "卯辰巳午未申")
 NIGHTTIME = tuple(b for b in Branch if b not in DAYTIME)
 
@@ -82,7 +111,7 @@ class Sample:
 
 
 def liuyao_samples(rng: random.Random) -> Iterator[Sample]:
-    """Random 六爻 casts with random pillars and querent options, without end."""
+    """Random 六爻 casts with random pillars, querent options and 伏神/卦身 options, without end."""
     while True:
         year = GanZhi.from_index(rng.randrange(60))
         day = GanZhi.from_index(rng.randrange(60))
@@ -96,18 +125,20 @@ def liuyao_samples(rng: random.Random) -> Iterator[Sample]:
             querent["status"] = status
         if (birth := rng.choice((None, *Branch))) is not None:
             querent["birth"] = birth.char
-        chart = cast_chart(pillars, values)
+        options = rng.choice(LIUYAO_OPTIONS)
+        chart = cast_chart(pillars, values, options)
         graph = liuyao_facts.chart_graph(chart, liuyao_facts.reading_iri(chart), None, querent)
+        flags = querent | {name.replace("_", "-"): value for name, value in options.changed().items()}
         inputs = f"--pillars '{pillars}' --lines {''.join(map(str, values))}" + "".join(
-            f" --{k} {v}" for k, v in querent.items()
+            f" --{k} {v}" for k, v in flags.items()
         )
         yield Sample(inputs, graph.serialize(format="nt", encoding="utf-8"))
 
 
 def liuren_samples(rng: random.Random) -> Iterator[Sample]:
-    """The 癸未 lessons by day and by night; then random lessons (the 720 by day and by night in
-    random order, again and again, with a random 年命) alternating with the 癸未 lessons under
-    each 年命 branch in turn."""
+    """The 癸未 lessons by day and by night; then, in turn, a random lesson (the 720 by day and
+    by night in random order, again and again, with a random 年命), a 癸未 lesson under each 年命
+    branch in turn (while they last) and a chart cast from a random moment."""
     for ju in range(1, 13):
         for daytime in (True, False):
             yield _liuren_sample(rng, GUIWEI, ju, daytime, None)
@@ -125,6 +156,25 @@ def liuren_samples(rng: random.Random) -> Iterator[Sample]:
             if (block := next(guiwei, None)) is not None:
                 birth, ju, daytime = block
                 yield _liuren_sample(rng, GUIWEI, ju, daytime, birth)
+            yield _liuren_moment_sample(rng)
+
+
+def _liuren_moment_sample(rng: random.Random) -> Sample:
+    """A chart cast from a random minute between the :data:`MOMENTS` (Beijing time), with a random
+    年命 and 行年 (or none)."""
+    start, end = MOMENTS
+    minutes = int((end - start).total_seconds()) // 60
+    while True:
+        moment = (start + timedelta(minutes=rng.randrange(minutes))).isoformat(timespec="minutes")
+        birth, walking = rng.choice((None, *Branch)), rng.choice((None, *Branch))
+        try:
+            chart = chart_from_inputs(moment=moment, birth=birth, walking_year=walking)
+        except KeyError:
+            # kg.liuren.plates.month_general_at looks the 中氣 up by its traditional name, but
+            # tyme4py spells 谷雨, 小满, 处暑 in simplified characters: those months fail to cast.
+            # Drawn again until that is fixed.
+            continue
+        return _liuren_graph(chart, f"--moment {moment}", birth, walking)
 
 
 def _liuren_sample(rng: random.Random, day: GanZhi, ju: int, daytime: bool, birth: Branch | None) -> Sample:
@@ -135,8 +185,14 @@ def _liuren_sample(rng: random.Random, day: GanZhi, ju: int, daytime: bool, birt
     month = general.shift(1 - 2 * general + rng.randrange(2))
     walking = rng.choice((None, *Branch))
     chart = chart_from_inputs(day=day, ju=ju, hour=hour, month=month, birth=birth, walking_year=walking)
+    return _liuren_graph(
+        chart, f"--day {day.name} --ju {ju} --hour {hour.char} --month {month.char}", birth, walking
+    )
+
+
+def _liuren_graph(chart: LiurenChart, inputs: str, birth: Branch | None, walking: Branch | None) -> Sample:
+    """The sample of a 大六壬 chart cast from ``inputs`` with the querent's 年命 and 行年 (if any)."""
     graph = liuren_facts.chart_graph(chart, liuren_facts.reading_iri(chart))
-    inputs = f"--day {day.name} --ju {ju} --hour {hour.char} --month {month.char}"
     inputs += "".join(f" --{k} {b.char}" for k, b in (("birth", birth), ("walking-year", walking)) if b)
     return Sample(inputs, graph.serialize(format="nt", encoding="utf-8"))
 
@@ -166,17 +222,19 @@ class Tally:
     silent_on: str | None = None
     explanation: str | None = None
 
-    def record(self, fired: bool, sample: Sample) -> bool:
-        """Count the reading; True if it is a witness the rule lacked."""
+    def record(self, fires: bool, silent: bool, sample: Sample) -> bool:
+        """Count the reading, on which the rule ``fires`` (under some topic of its scope) and/or
+        stays ``silent`` (under some topic of its scope); True if it is a witness the rule lacked."""
         self.readings += 1
-        self.fired += fired
-        if fired and self.fires_on is None:
+        self.fired += fires
+        new = False
+        if fires and self.fires_on is None:
             self.fires_on = sample.inputs
-            return True
-        if not fired and self.silent_on is None:
+            new = True
+        if silent and self.silent_on is None:
             self.silent_on = sample.inputs
-            return True
-        return False
+            new = True
+        return new
 
     @property
     def witnessed(self) -> bool:
@@ -275,6 +333,15 @@ def tallies(kg: KnowledgeGraph, work_ids: list[str], explanations: dict[str, str
     return sorted(result, key=lambda t: t.rule_id)
 
 
+def topic_scope(kg: KnowledgeGraph, topic: str) -> tuple[str, ...]:
+    """The topics a rule of ``topic`` is asked under: the topic itself, then every narrower topic
+    with definition rules of its own (the others run the same definitions as their nearest such
+    ancestor, so they cannot change whether the rule fires), in IRI order."""
+    defining = {r.topic for r in kg.rules.values() if r.kind == "definition"}
+    narrower = sorted(t for t in kg.topics if t in defining and topic in kg.topic_chain(t)[1:])
+    return (topic, *narrower)
+
+
 def fired_rules(kg: KnowledgeGraph, facts: bytes, topic: str, definitions: list[RuleInfo]) -> set[str]:
     """IRIs of the rules that fire on the reading under ``topic``, and of its ``definitions`` that do."""
     store = ox.Store()
@@ -308,33 +375,48 @@ def _run(job: Job) -> tuple[list[Tally], int]:
 
 
 def search(kg: KnowledgeGraph, job: Job) -> tuple[list[Tally], int]:
-    """Ask generated readings under each topic of the job until its unexplained rules all have
-    both witnesses, the budget is spent, or ``patience`` readings in a row brought none of its
-    rules a new witness: the tallies and the number of readings generated.
+    """Ask generated readings under the scope (:func:`topic_scope`) of each rule topic of the job
+    until its unexplained rules all have both witnesses, the budget is spent, or ``patience``
+    readings in a row brought none of its rules a new witness: the tallies and the number of
+    readings generated.
 
-    Every job of a system draws the same readings (same seed), so the result of a topic does not
-    depend on how topics are shared out among jobs.
+    Every job of a system draws the same readings (same seed), so the result of a rule topic does
+    not depend on how rule topics are shared out among jobs.
     """
     by_topic: dict[str, list[Tally]] = defaultdict(list)
     for t in job.tallies:
         by_topic[t.rule.topic].append(t)
+    scopes = {topic: topic_scope(kg, topic) for topic in by_topic}
     samples = SAMPLERS[job.system](random.Random(f"{job.seed}-{job.system}"))
     generated = 0
     progress = dict.fromkeys(by_topic, 0)
     while by_topic and generated < job.budget:
         sample = next(samples)
         generated += 1
+        fired = _fired_by_topic(kg, sample, {topic: scopes[topic] for topic in by_topic}, by_topic)
         for topic, group in list(by_topic.items()):
-            definitions = [t.rule for t in group if t.rule.kind == "definition"]
-            fired = fired_rules(kg, sample.facts, topic, definitions)
-            if any([t.record(t.rule.iri in fired, sample) for t in group]):
-                progress[topic] = generated
+            for t in group:
+                outcomes = [t.rule.iri in fired[asked] for asked in scopes[topic]]
+                if t.record(any(outcomes), not all(outcomes), sample):
+                    progress[topic] = generated
             if (
                 all(t.witnessed or t.explanation for t in group)
                 or generated - progress[topic] >= job.patience
             ):
                 del by_topic[topic]
     return job.tallies, generated
+
+
+def _fired_by_topic(
+    kg: KnowledgeGraph, sample: Sample, scopes: dict[str, tuple[str, ...]], groups: dict[str, list[Tally]]
+) -> dict[str, set[str]]:
+    """For every topic in the ``scopes``: the rules that fire on the sample under it, among them
+    the definitions of the ``groups`` whose scope holds the topic."""
+    definitions: dict[str, list[RuleInfo]] = defaultdict(list)
+    for topic, scope in scopes.items():
+        for asked in scope:
+            definitions[asked] += [t.rule for t in groups[topic] if t.rule.kind == "definition"]
+    return {asked: fired_rules(kg, sample.facts, asked, rules) for asked, rules in definitions.items()}
 
 
 def witness(
