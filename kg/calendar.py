@@ -35,6 +35,37 @@ class ZiHourRule(StrEnum):
     (夜子時; tyme4py ``LunarSect2EightCharProvider``)."""
 
 
+TERM_NAMES: tuple[str, ...] = tuple(
+    [
+        "冬至",
+        "小寒",
+        "大寒",
+        "立春",
+        "雨水",
+        "驚蟄",
+        "春分",
+        "清明",
+        "穀雨",
+        "立夏",
+        "小滿",
+        "芒種",
+        "夏至",
+        "小暑",
+        "大暑",
+        "立秋",
+        "處暑",
+        "白露",
+        "秋分",
+        "寒露",
+        "霜降",
+        "立冬",
+        "小雪",
+        "大雪",
+    ]
+)
+"""The 24 節氣 in traditional characters, in tyme4py's order (冬至 = 0); tyme4py names them in
+simplified characters (谷雨, 小满, 处暑 …)."""
+
 _PROVIDERS = {ZiHourRule.EARLY: DefaultEightCharProvider(), ZiHourRule.LATE: LunarSect2EightCharProvider()}
 
 
@@ -119,7 +150,7 @@ def _term(term: SolarTerm) -> Term:
     moment = datetime(
         t.get_year(), t.get_month(), t.get_day(), t.get_hour(), t.get_minute(), t.get_second(), tzinfo=BEIJING
     )
-    return Term(term.get_name(), moment, term.is_jie())
+    return Term(TERM_NAMES[term.get_index()], moment, term.is_jie())
 
 
 def _terms_near(moment: datetime, before: int, after: int) -> list[Term]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from kg.calendar import BEIJING, ZiHourRule, parse_moment, pillars_at
 from kg.liuyao.chart import chart_from_inputs
 
@@ -47,3 +49,20 @@ def test_other_time_zone_is_converted() -> None:
 
 def test_moment_without_offset_is_beijing() -> None:
     assert parse_moment("2070-02-27T12:00").utcoffset() == timedelta(hours=8)
+
+
+@pytest.mark.parametrize(
+    ("moment", "zhongqi", "general"),
+    [
+        ("2024-04-25T12:00", "穀雨", "酉"),
+        ("2024-05-25T12:00", "小滿", "申"),
+        ("2024-08-25T12:00", "處暑", "巳"),
+    ],
+)
+def test_zhongqi_names_are_traditional_in_every_season(moment, zhongqi, general):
+    """tyme4py names 谷雨 小满 处暑 in simplified characters; the 月將 table (穀雨 酉 … 處暑 巳) needs them."""
+    from kg.calendar import last_zhongqi
+    from kg.liuren.plates import month_general_at
+
+    assert last_zhongqi(parse_moment(moment)).name == zhongqi
+    assert month_general_at(parse_moment(moment))[0].branch.char == general
