@@ -40,10 +40,14 @@ scope on every reading searched, and "never" when it fires under none of them on
   月建). The lessons have a random 占時 of their half of the day (so 晝/夜 follows the 占時) and
   a 月建 that fits the 月將 the 局 implies; all have a random 行年 or none.
 
-Each reading's chart graph is built once and asked, on a fresh :class:`kg.match.Reading`, under
-every topic in the scope of a rule topic still searching. A rule topic stops when all its
-unexplained rules have both witnesses, after ``patience`` readings in a row without a new
-witness, or at the budget of readings. Rule topics are shared among worker processes; every
+**Search.** Each reading's chart graph is built once and asked, on a fresh
+:class:`kg.match.Reading`, under the topics of the scopes of the rules still searching (lacking a
+witness, unexplained) that can fire on it. A rule's scope (:meth:`Scopes.rule_scope`) keeps
+only the narrower topics whose definitions can add a fact its query mentions, and a rule that
+lacks a fact the chart itself must hold (one no definition adds) cannot fire under any topic, so
+the reading is not asked for it. A rule topic stops when all its unexplained rules have both
+witnesses, after its rules were asked on ``patience`` readings in a row without a new witness,
+or at the budget of readings. Rule topics are shared among worker processes; every
 worker draws the same readings, so the result does not depend on the number of workers.
 """
 
@@ -53,12 +57,13 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
@@ -79,14 +84,17 @@ from kg.liuyao import facts as liuyao_facts
 from kg.liuyao.body import GuaShenRule
 from kg.liuyao.chart import Options, cast_chart
 from kg.liuyao.hidden import FuShenMode
-from kg.match import KnowledgeGraph, Reading, RuleInfo, retrieve
+from kg.match import KnowledgeGraph, Reading, ReadingIndex, RuleInfo, _candidate, retrieve
+from kg.vocabulary import PREFIXES
 
 EXPLANATIONS = CORPUS / "witness-explanations.yaml"
 DEFAULT_SEED = 20240229
 DEFAULT_READINGS = 1000
 """Readings per topic at most."""
-DEFAULT_PATIENCE = 200
-"""A topic drops out after this many readings in a row gave none of its rules a new witness."""
+DEFAULT_PATIENCE = {"liuyao": 1200, "liuren": 200}
+"""Per system: a topic drops out after its rules were asked on this many readings in a row without
+a new witness. 六爻 rules are asked on few readings (the chart-fact filter skips the rest), and
+several need a rare hexagram, so they get more."""
 GUIWEI = GanZhi.from_name("癸未")
 MOMENTS = (datetime(1901, 1, 1), datetime(2099, 12, 31))
 """Random 大六壬 moments fall between these (Beijing time)."""
@@ -222,11 +230,13 @@ class Tally:
     silent_on: str | None = None
     explanation: str | None = None
 
-    def record(self, fires: bool, silent: bool, sample: Sample) -> bool:
+    def record(self, fires: bool | None, silent: bool | None, sample: Sample) -> bool:
         """Count the reading, on which the rule ``fires`` (under some topic of its scope) and/or
-        stays ``silent`` (under some topic of its scope); True if it is a witness the rule lacked."""
-        self.readings += 1
-        self.fired += fires
+        stays ``silent`` (under some topic of its scope), None where that is not known; True if
+        it is a witness the rule lacked."""
+        if fires is not None:
+            self.readings += 1
+            self.fired += fires
         new = False
         if fires and self.fires_on is None:
             self.fires_on = sample.inputs
@@ -235,6 +245,11 @@ class Tally:
             self.silent_on = sample.inputs
             new = True
         return new
+
+    @property
+    def searching(self) -> bool:
+        """Lacking a witness and not explained."""
+        return not self.witnessed and not self.explanation
 
     @property
     def witnessed(self) -> bool:
@@ -333,13 +348,94 @@ def tallies(kg: KnowledgeGraph, work_ids: list[str], explanations: dict[str, str
     return sorted(result, key=lambda t: t.rule_id)
 
 
-def topic_scope(kg: KnowledgeGraph, topic: str) -> tuple[str, ...]:
-    """The topics a rule of ``topic`` is asked under: the topic itself, then every narrower topic
-    with definition rules of its own (the others run the same definitions as their nearest such
-    ancestor, so they cannot change whether the rule fires), in IRI order."""
-    defining = {r.topic for r in kg.rules.values() if r.kind == "definition"}
-    narrower = sorted(t for t in kg.topics if t in defining and topic in kg.topic_chain(t)[1:])
-    return (topic, *narrower)
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+IRI_TOKEN = re.compile(r"<([^>]*)>|(?<![\w?$])([A-Za-z][\w-]*):([\w-]+)")
+
+
+def iris(text: str) -> set[str]:
+    """The IRIs written in a SPARQL text, as ``<iri>`` or as prefixed names (:data:`PREFIXES`)."""
+    return {
+        iri or PREFIXES.get(prefix, prefix + ":") + local
+        for iri, prefix, local in IRI_TOKEN.findall(text)
+        if iri or prefix in PREFIXES
+    }
+
+
+@dataclass(frozen=True)
+class Definition:
+    """What a definition rule can add (the objects and predicates of its CONSTRUCT template) and
+    the IRIs its WHERE clause mentions."""
+
+    topic: str
+    objects: frozenset[str]
+    predicates: frozenset[str]
+    where: frozenset[str]
+
+    @classmethod
+    def of(cls, rule: RuleInfo) -> Definition:
+        head, where = (rule.construct or "").split("CONSTRUCT", 1)[-1].split("WHERE", 1)
+        triples = [t.split() for t in head.strip(" \n{}").split(" .") if t.strip()]
+        if any(len(t) != 3 for t in triples):  # abbreviated triples: take every IRI as both
+            return cls(
+                rule.topic, frozenset(iris(head)), frozenset(iris(head) | {RDF_TYPE}), frozenset(iris(where))
+            )
+        predicates = {RDF_TYPE if p == "a" else next(iter(iris(p)), p) for _, p, _ in triples}
+        return cls(
+            rule.topic, frozenset(iris(head)) - predicates, frozenset(predicates), frozenset(iris(where))
+        )
+
+
+class Scopes:
+    """Under which topics each rule is asked, and which chart facts it needs whatever the topic."""
+
+    def __init__(self, kg: KnowledgeGraph) -> None:
+        self.kg = kg
+        self.definitions: dict[str, list[Definition]] = defaultdict(list)
+        for rule in kg.rules.values():
+            if rule.kind == "definition":
+                self.definitions[rule.topic].append(Definition.of(rule))
+        self.definable = frozenset(p for ds in self.definitions.values() for d in ds for p in d.predicates)
+
+    def topic_scope(self, topic: str) -> tuple[str, ...]:
+        """The topic, then every narrower topic with definitions of its own (the others run the
+        same definitions as their nearest such ancestor, so they cannot change what fires), in
+        IRI order."""
+        chains = ((t, self.kg.topic_chain(t)) for t in self.kg.topics if t in self.definitions)
+        return (topic, *sorted(t for t, chain in chains if topic in chain[1:]))
+
+    def added_under(self, narrower: str, topic: str) -> set[str]:
+        """What asking under ``narrower`` can add to a reading beyond asking under ``topic``: the
+        objects its definitions and those of the topics between assert, closed under the
+        definitions of ``topic`` and its broader topics whose WHERE mentions one of them."""
+        chain = self.kg.topic_chain(narrower)
+        below = chain[: chain.index(topic)]
+        added = {o for t in below for d in self.definitions.get(t, ()) for o in d.objects}
+        above = [d for t in self.kg.topic_chain(topic) for d in self.definitions.get(t, ())]
+        while grown := [d for d in above if d.where & added and not d.objects <= added]:
+            for d in grown:
+                added |= d.objects
+        return added
+
+    def rule_scope(self, rule: RuleInfo) -> tuple[str, ...]:
+        """The topics ``rule`` is asked under: its topic, and each narrower topic of
+        :meth:`topic_scope` that can add a fact the rule's query (or definition) mentions."""
+        text = (
+            rule.construct.split("WHERE", 1)[1]
+            if rule.construct
+            else self.kg.templates.get(rule.template or "", "")
+        )
+        mentioned = iris(text) | iris(rule.arguments)
+        narrower = self.topic_scope(rule.topic)[1:]
+        return (rule.topic, *(t for t in narrower if self.added_under(t, rule.topic) & mentioned))
+
+    def chart_facts_only(self, rule: RuleInfo) -> RuleInfo:
+        """The rule with only the required facts no definition can add: those the chart itself
+        must hold for the rule to fire under any topic."""
+        requires = {
+            var: (binding, frozenset((p, v) for p, v in needed if p not in self.definable))
+            for var, (binding, needed) in rule.requires.items()
+        }
+        return replace(rule, requires=requires)
 
 
 def fired_rules(kg: KnowledgeGraph, facts: bytes, topic: str, definitions: list[RuleInfo]) -> set[str]:
@@ -375,10 +471,17 @@ def _run(job: Job) -> tuple[list[Tally], int]:
 
 
 def search(kg: KnowledgeGraph, job: Job) -> tuple[list[Tally], int]:
-    """Ask generated readings under the scope (:func:`topic_scope`) of each rule topic of the job
-    until its unexplained rules all have both witnesses, the budget is spent, or ``patience``
-    readings in a row brought none of its rules a new witness: the tallies and the number of
-    readings generated.
+    """Ask generated readings under the scope of each rule (:meth:`Scopes.rule_scope`) of the
+    job's rule topics until a topic's unexplained rules all have both witnesses, the budget is
+    spent, or its rules were asked on ``patience`` readings in a row without a new witness (a
+    reading on which none of its searching rules can fire does not count): the tallies and the
+    number of readings generated.
+
+    A reading is asked under a topic only for the rules still searching (unexplained, lacking a
+    witness) whose scope holds the topic and which can fire on the chart: a rule lacking a fact
+    that the chart itself must hold (:meth:`Scopes.chart_facts_only`) is silent under every
+    topic. Rules already witnessed both ways are counted only on the readings asked under all
+    topics of their scope.
 
     Every job of a system draws the same readings (same seed), so the result of a rule topic does
     not depend on how rule topics are shared out among jobs.
@@ -386,37 +489,57 @@ def search(kg: KnowledgeGraph, job: Job) -> tuple[list[Tally], int]:
     by_topic: dict[str, list[Tally]] = defaultdict(list)
     for t in job.tallies:
         by_topic[t.rule.topic].append(t)
-    scopes = {topic: topic_scope(kg, topic) for topic in by_topic}
+    scopes = Scopes(kg)
+    scope = {t.rule.iri: scopes.rule_scope(t.rule) for t in job.tallies}
+    needed = {t.rule.iri: scopes.chart_facts_only(t.rule) for t in job.tallies}
     samples = SAMPLERS[job.system](random.Random(f"{job.seed}-{job.system}"))
     generated = 0
-    progress = dict.fromkeys(by_topic, 0)
+    idle = dict.fromkeys(by_topic, 0)
     while by_topic and generated < job.budget:
         sample = next(samples)
         generated += 1
-        fired = _fired_by_topic(kg, sample, {topic: scopes[topic] for topic in by_topic}, by_topic)
+        active = [t for group in by_topic.values() for t in group]
+        index = _chart_index(sample)
+        possible = {t.rule.iri for t in active if _candidate(needed[t.rule.iri], *index)}
+        asked = {
+            topic for t in active if t.searching and t.rule.iri in possible for topic in scope[t.rule.iri]
+        }
+        definitions: dict[str, list[RuleInfo]] = {topic: [] for topic in asked}
+        for t in active:
+            if t.rule.kind == "definition":
+                for topic in asked.intersection(scope[t.rule.iri]):
+                    definitions[topic].append(t.rule)
+        fired = {topic: fired_rules(kg, sample.facts, topic, rules) for topic, rules in definitions.items()}
         for topic, group in list(by_topic.items()):
+            idle[topic] += any(t.searching and t.rule.iri in possible for t in group)
             for t in group:
-                outcomes = [t.rule.iri in fired[asked] for asked in scopes[topic]]
-                if t.record(any(outcomes), not all(outcomes), sample):
-                    progress[topic] = generated
-            if (
-                all(t.witnessed or t.explanation for t in group)
-                or generated - progress[topic] >= job.patience
-            ):
+                # under each topic of the scope: fired, silent (not asked, but cannot fire), or unknown
+                outcomes = [
+                    (t.rule.iri in fired[asked])
+                    if asked in fired
+                    else (None if t.rule.iri in possible else False)
+                    for asked in scope[t.rule.iri]
+                ]
+                if t.record(*_verdicts(outcomes), sample):
+                    idle[topic] = 0
+            if not any(t.searching for t in group) or idle[topic] >= job.patience:
                 del by_topic[topic]
     return job.tallies, generated
 
 
-def _fired_by_topic(
-    kg: KnowledgeGraph, sample: Sample, scopes: dict[str, tuple[str, ...]], groups: dict[str, list[Tally]]
-) -> dict[str, set[str]]:
-    """For every topic in the ``scopes``: the rules that fire on the sample under it, among them
-    the definitions of the ``groups`` whose scope holds the topic."""
-    definitions: dict[str, list[RuleInfo]] = defaultdict(list)
-    for topic, scope in scopes.items():
-        for asked in scope:
-            definitions[asked] += [t.rule for t in groups[topic] if t.rule.kind == "definition"]
-    return {asked: fired_rules(kg, sample.facts, asked, rules) for asked, rules in definitions.items()}
+def _verdicts(outcomes: list[bool | None]) -> tuple[bool | None, bool | None]:
+    """Whether a rule fires on a reading and whether it stays silent on it, from whether it fired
+    under each topic of its scope (None: not known); None where that does not settle it."""
+    fires = True if True in outcomes else None if None in outcomes else False
+    silent = True if False in outcomes else None if None in outcomes else False
+    return fires, silent
+
+
+def _chart_index(sample: Sample) -> ReadingIndex:
+    """The candidate index of the sample's chart facts, before any definition."""
+    store = ox.Store()
+    store.bulk_load(sample.facts, format=ox.RdfFormat.N_TRIPLES)
+    return Reading(store).index()
 
 
 def witness(
@@ -426,11 +549,11 @@ def witness(
     seed: int = DEFAULT_SEED,
     explanations: dict[str, str] | None = None,
     jobs: int = 1,
-    patience: int = DEFAULT_PATIENCE,
+    patience: int | None = None,
 ) -> WitnessReport:
     """Search generated readings (up to ``readings`` per topic, see :func:`search`) for the
     witnesses of every condition rule of ``work_ids`` (default: all works), in ``jobs`` worker
-    processes (1: in this process).
+    processes (1: in this process); ``patience`` None takes :data:`DEFAULT_PATIENCE` per system.
 
     A topic drops out once all its unexplained rules have both witnesses, so an explained rule
     is only reported stale when its witnesses turn up before that.
@@ -450,7 +573,7 @@ def witness(
         for share in (topics[i::jobs] for i in range(jobs)):
             chosen = [t for t in all_tallies if t.rule.topic in share and catalogue[t.work].system == system]
             if chosen:
-                tasks.append(Job(graph, system, seed, readings, patience, chosen))
+                tasks.append(Job(graph, system, seed, readings, patience or DEFAULT_PATIENCE[system], chosen))
     if jobs == 1:
         results = [search(kg, task) for task in tasks]
     else:
@@ -530,9 +653,8 @@ def render_json(report: WitnessReport) -> str:
 @click.option(
     "--patience",
     type=click.IntRange(min=1),
-    default=DEFAULT_PATIENCE,
-    show_default=True,
-    help="A topic stops after this many readings in a row without a new witness.",
+    help="A topic stops after its rules were asked on this many readings in a row without a new "
+    "witness [default: 1200 for 六爻, 200 for 大六壬].",
 )
 @click.option(
     "--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the reading generator."

@@ -1,14 +1,19 @@
-"""kg witness on a small rules directory: rules that fire sometimes, never, always, explained."""
+"""kg witness on a small rules directory: rules that fire sometimes, never, always, explained;
+roles only a narrower topic defines; rules that need a doctrinal option (伏神 under every line);
+the generated readings (options, 大六壬 charts cast from a moment)."""
 
 import json
+import random
 import textwrap
+from itertools import islice
 
 import pytest
 from click.testing import CliRunner
 
 from kg.build import build
 from kg.cli import main
-from kg.witness import witness
+from kg.match import KnowledgeGraph
+from kg.witness import Scopes, liuren_samples, liuyao_samples, witness
 
 YIYIN = """
 work: yiyin
@@ -44,6 +49,27 @@ rules:
     vars: {L: line}
     when: [L.position 6, L.moving]
     then: {assert: [L.role 用神], en: use-spirit}
+  - id: t.zumu                      # the 墳 role exists only under the narrower topic 祖墓
+    para: 38
+    quote: 世上一爻為祖墓，
+    kind: definition
+    topic: 祖墓
+    vars: {L: line}
+    when: [L.position 4]
+    then: {assert: [L.role 墳], en: tomb}
+  - id: t.tomb-moves                # a rule of 墳墓 that needs the 墳 of a narrower topic
+    para: 40
+    quote: 金動，有白石也。
+    topic: 墳墓
+    vars: {G: line}
+    when: [G.role 墳, G.moving]
+    then: {polarity: 中, zh: 有白石, en: white stones}
+  - id: t.hidden-alike              # a hidden 父母 under a 父母 line: only with 伏神 under every line
+    para: 6
+    quote: 父下伏水鬼，棟必漏也。
+    vars: {L: line, H: hidden-line}
+    when: [L.relative 父母, H.under L, H.relative 父母]
+    then: {polarity: 凶, zh: 棟必漏, en: leak}
   - id: t.untriggered               # text-only without trigger conditions: not a condition rule
     para: 2
     quote: 三金並見，中堂欲改而妻亡也。
@@ -92,11 +118,46 @@ def test_statuses(report):
         "t.definition": "both",
         "t.explained": "explained",
         "t.guiwei4": "both",
+        "t.hidden-alike": "both",
         "t.never": "never",
         "t.sometimes": "both",
+        "t.tomb-moves": "both",
+        "t.zumu": "always",
     }
-    assert [t.rule_id for t in report.unexplained] == ["t.always", "t.never"]
+    assert [t.rule_id for t in report.unexplained] == ["t.always", "t.never", "t.zumu"]
     assert report.stale == {"t.sometimes": "stale", "t.nosuch": "unknown"}
+
+
+def test_narrower_topic_defines_the_role(graph, report):
+    """t.tomb-moves (墳墓) fires only under 祖墓, whose definition gives line 4 the role 墳 (under
+    墳墓 itself it is always silent)."""
+    tomb = status(report, "t.tomb-moves")
+    assert tomb.fires_on.split("--lines ")[1][3] in "69"
+    assert 0 < tomb.fired < tomb.readings
+    kg = KnowledgeGraph.load(graph)
+    labels = [kg.topics[t] for t in Scopes(kg).rule_scope(tomb.rule)]
+    assert labels[0] == "墳墓" and "祖墓" in labels
+    # the rules that mention no role a narrower topic assigns are asked under their own topic only
+    assert Scopes(kg).rule_scope(status(report, "t.sometimes").rule) == (
+        status(report, "t.sometimes").rule.topic,
+    )
+
+
+def test_option_variation(report):
+    """A hidden 父母 under a 父母 line exists only with 伏神 under every line: its witness says so."""
+    assert "--fu-shen all" in status(report, "t.hidden-alike").fires_on
+
+
+def test_generated_readings_vary_the_options():
+    casts = [s.inputs for s in islice(liuyao_samples(random.Random(1)), 200)]
+    assert any("--fu-shen all" in c for c in casts) and any("--fu-shen" not in c for c in casts)
+    for variant in ("shi-bushi", "shi-lichunfeng", "none"):
+        assert any(f"--gua-shen {variant}" in c for c in casts)
+    assert any("--gua-shen" not in c for c in casts)  # the default 月卦身
+    lessons = list(islice(liuren_samples(random.Random(1)), 30))
+    moments = [s for s in lessons if s.inputs.startswith("--moment ")]
+    assert moments and all(b"/yearSpirit>" in s.facts for s in moments)
+    assert not any(b"/yearSpirit>" in s.facts for s in lessons if s not in moments)
 
 
 def test_witnesses_name_readings(report):
@@ -125,10 +186,10 @@ def test_command(graph, tmp_path):
     result = CliRunner().invoke(main, [*args, "--check"])
     assert result.exit_code == 1
     assert (
-        "yiyin (liuyao, 20 readings): 5 condition rules — 2 witnessed both ways, 1 fire never"
+        "yiyin (liuyao, 20 readings): 8 condition rules — 4 witnessed both ways, 1 fire never"
         in result.output
     )
     assert "t.never  urn:cts:divkg:yiyin.juan4.zh:6.1  父加蛇水動，棟下漏也。" in result.output
     data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).output)
     (work,) = data["works"]
-    assert (work["both"], work["never"], work["always"], work["explained"]) == (2, 1, 1, 1)
+    assert (work["both"], work["never"], work["always"], work["explained"]) == (4, 1, 2, 1)
