@@ -172,17 +172,10 @@ def _liuren_moment_sample(rng: random.Random) -> Sample:
     年命 and 行年 (or none)."""
     start, end = MOMENTS
     minutes = int((end - start).total_seconds()) // 60
-    while True:
-        moment = (start + timedelta(minutes=rng.randrange(minutes))).isoformat(timespec="minutes")
-        birth, walking = rng.choice((None, *Branch)), rng.choice((None, *Branch))
-        try:
-            chart = chart_from_inputs(moment=moment, birth=birth, walking_year=walking)
-        except KeyError:
-            # kg.liuren.plates.month_general_at looks the 中氣 up by its traditional name, but
-            # tyme4py spells 谷雨, 小满, 处暑 in simplified characters: those months fail to cast.
-            # Drawn again until that is fixed.
-            continue
-        return _liuren_graph(chart, f"--moment {moment}", birth, walking)
+    moment = (start + timedelta(minutes=rng.randrange(minutes))).isoformat(timespec="minutes")
+    birth, walking = rng.choice((None, *Branch)), rng.choice((None, *Branch))
+    chart = chart_from_inputs(moment=moment, birth=birth, walking_year=walking)
+    return _liuren_graph(chart, f"--moment {moment}", birth, walking)
 
 
 def _liuren_sample(rng: random.Random, day: GanZhi, ju: int, daytime: bool, birth: Branch | None) -> Sample:
