@@ -30,7 +30,9 @@ def render_text(results: list[Applicable]) -> str:
         for name, value in a.parameters.items():
             lines.append(f"    {name}: {value}")
         lines.append(f"    「{a.quote}」")
-        lines.append(f"    《{a.work_title}》{a.section} ¶{a.paragraph} · {a.urn} · topic {a.topic} · rule {a.rule_id}")
+        lines.append(
+            f"    《{a.work_title}》{a.section} ¶{a.paragraph} · {a.urn} · topic {a.topic} · rule {a.rule_id}"
+        )
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

@@ -174,7 +174,9 @@ def test_chained_definitions_tombs(kg):
     """世上一爻為祖墓，祖上一爻為曾祖墳 … 世下一爻為父母墳 (S11): roles built on roles."""
     chart = liuyao(
         "fenmu",
-        "".join(f"r:l{i} dk:position {i} .\n" for i in range(1, 7)) + "r:l3 dk:role role:shi .\n",
+        "".join(f"r:l{i} dk:position {i} .\n" for i in range(1, 7))
+        + "".join(f"r:l{i + 1} dk:above r:l{i} .\n" for i in range(1, 6))  # 上一爻, as the chart asserts it
+        + "r:l3 dk:role role:shi .\n",
     )
     reading = Reading(Graph().parse(data=PREFIXES + chart, format="turtle"))
     retrieve(kg, reading)

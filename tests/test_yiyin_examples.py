@@ -102,9 +102,9 @@ def _check_verdicts(found: dict[str, list[Applicable]], verdicts: dict) -> None:
         assert rule_id in found, f"{rule_id} ({wording}) does not apply"
         hits = found[rule_id]
         assert all(a.wording == wording for a in hits)
-        assert any(
-            all(a.binding_labels.get(var) == label for var, label in bound.items()) for a in hits
-        ), f"{rule_id}: bindings {[a.binding_labels for a in hits]}, expected {bound}"
+        assert any(all(a.binding_labels.get(var) == label for var, label in bound.items()) for a in hits), (
+            f"{rule_id}: bindings {[a.binding_labels for a in hits]}, expected {bound}"
+        )
         assert all(a.kind == "judgement" for a in hits)
 
 
@@ -126,7 +126,9 @@ def test_example_a_contrary_verdicts_absent(kg):
     found = applying(reading(kg, *A))
     assert not set(B_VERDICTS) & set(found)
     # and no verdict of a direction the text rejects turns favourable: the only 吉 direction rule is 正西
-    favourable = {r for r, hits in found.items() if r.startswith("yiyin.qianyi.") and hits[0].polarity == "吉"}
+    favourable = {
+        r for r, hits in found.items() if r.startswith("yiyin.qianyi.") and hits[0].polarity == "吉"
+    }
     assert "yiyin.qianyi.south-zisun" not in favourable
     assert "yiyin.qianyi.west" in favourable
 

@@ -101,7 +101,13 @@ _GENERAL_RELATION: tuple[str, ...] = ("bihe", "sheng", "ke", "kejiang", "shengji
 """dk:generalRelation by (spirit element − general element) mod 5 in the order 木火土金水: 比和,
 將生神, 將克神, 神克將, 神生將."""
 
-_SEAT_RELATION: tuple[str, ...] = ("lesson-bihe", "shangshengxia", "shangkexia", "xiazeishang", "xiashengshang")
+_SEAT_RELATION: tuple[str, ...] = (
+    "lesson-bihe",
+    "shangshengxia",
+    "shangkexia",
+    "xiazeishang",
+    "xiashengshang",
+)
 """dk:seatRelation by (seat element − spirit element) mod 5: 比和, 上生下, 上克下, 下賊上 (the seat
 overcomes the spirit), 下生上."""
 
