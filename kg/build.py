@@ -15,7 +15,7 @@ from pathlib import Path
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from kg.compile import RULES, CompiledRule, RuleCompiler, Unencoded, template_id
+from kg.compile import KINDS, RULES, CompiledRule, RuleCompiler, Unencoded, template_id
 from kg.corpus import ROOT, Segment, works
 from kg.liuyao.hexagrams import HEXAGRAMS
 from kg.vocabulary import DK, PREFIXES, concept, vocabulary
@@ -172,8 +172,6 @@ def _unencoded(g: Graph, passage: Unencoded) -> None:
 
 
 def _rule(g: Graph, rule: CompiledRule) -> None:
-    from kg.compile import KINDS
-
     node = rule.iri
     g.add((node, RDF.type, KINDS[rule.kind]))
     g.add((node, RDF.type, DK.Rule))

@@ -237,7 +237,7 @@ class KnowledgeGraph:
         for topic in chain:
             for key in present:
                 found += self.index.get((topic, *key), ())
-        return [r for r in found if _candidate(r, entities, reading_facts)]
+        return [r for r in found if is_candidate(r, entities, reading_facts)]
 
     def topic_chain(self, topic: str) -> list[str]:
         chain = [topic]
@@ -317,7 +317,8 @@ def _keys(rule: RuleInfo) -> list[tuple[str, str, str]]:
     return [(binding, p, v) for binding, facts in rule.requires.values() for p, v in facts]
 
 
-def _candidate(rule: RuleInfo, entities, reading_facts) -> bool:
+def is_candidate(rule: RuleInfo, entities, reading_facts) -> bool:
+    """True when, for each of the rule's variables, one entity of its type holds all its required facts."""
     for var, (binding, needed) in rule.requires.items():
         if var == "reading":
             if not needed <= reading_facts:

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 from rdflib import Graph, Literal, Namespace, URIRef
-from rdflib.namespace import OWL, RDF, RDFS, SKOS, XSD
+from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
 from kg.errors import InputError, KgError
 
@@ -220,17 +220,3 @@ def load_graph() -> Graph:
 @cache
 def vocabulary() -> Vocabulary:
     return Vocabulary(load_graph())
-
-
-__all__ = [
-    "DK",
-    "OWL",
-    "PREFIXES",
-    "XSD",
-    "Fact",
-    "VariableType",
-    "Vocabulary",
-    "concept",
-    "curie",
-    "vocabulary",
-]

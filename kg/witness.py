@@ -84,7 +84,7 @@ from kg.liuyao import facts as liuyao_facts
 from kg.liuyao.body import GuaShenRule
 from kg.liuyao.chart import Options, cast_chart
 from kg.liuyao.hidden import FuShenMode
-from kg.match import KnowledgeGraph, Reading, ReadingIndex, RuleInfo, _candidate, retrieve
+from kg.match import KnowledgeGraph, Reading, ReadingIndex, RuleInfo, is_candidate, retrieve
 from kg.vocabulary import PREFIXES
 
 EXPLANATIONS = CORPUS / "witness-explanations.yaml"
@@ -493,7 +493,7 @@ def search(kg: KnowledgeGraph, job: Job) -> tuple[list[Tally], int]:
         generated += 1
         active = [t for group in by_topic.values() for t in group]
         index = _chart_index(sample)
-        possible = {t.rule.iri for t in active if _candidate(needed[t.rule.iri], *index)}
+        possible = {t.rule.iri for t in active if is_candidate(needed[t.rule.iri], *index)}
         asked = {
             topic for t in active if t.searching and t.rule.iri in possible for topic in scope[t.rule.iri]
         }
