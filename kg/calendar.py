@@ -175,6 +175,16 @@ def next_jie(moment: datetime) -> Term:
     return next(t for t in _terms_near(moment, 0, 2) if t.is_jie and t.moment > moment)
 
 
+def last_lichun(moment: datetime) -> Term:
+    """The 立春 at or before ``moment``: the start of the year its year pillar names."""
+    year = _solar_time(moment).get_year()
+    for y in (year, year - 1):
+        term = _term(SolarTerm.from_name(y, "立春"))
+        if term.moment <= moment:
+            return term
+    raise AssertionError("立春 falls once a year")
+
+
 def pillars_at(
     moment: datetime, zi_hour_rule: ZiHourRule = ZiHourRule.EARLY
 ) -> tuple[Pillars, CalendarRecord]:

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from kg.calendar import BEIJING, ZiHourRule, parse_moment, pillars_at
+from kg.calendar import BEIJING, ZiHourRule, last_lichun, parse_moment, pillars_at
 from kg.liuyao.chart import chart_from_inputs
 
 
@@ -18,6 +18,19 @@ def _pillars(text: str, rule: ZiHourRule = ZiHourRule.EARLY) -> list[str]:
 def test_li_chun_2024_to_the_minute() -> None:
     assert _pillars("2024-02-04T16:26")[:2] == ["癸卯", "乙丑"]
     assert _pillars("2024-02-04T16:28")[:2] == ["甲辰", "丙寅"]
+
+
+@pytest.mark.parametrize(
+    ("moment", "lichun"),
+    [
+        ("2024-02-04T16:26", "2023-02-04 10:42"),
+        ("2024-02-04T16:28", "2024-02-04 16:27"),
+        ("2024-12-31T23:00", "2024-02-04 16:27"),
+    ],
+)
+def test_last_li_chun(moment: str, lichun: str) -> None:
+    """The 立春 that opened the year pillar's year (Hong Kong Observatory: 2023-02-04 10:42, 2024-02-04 16:27)."""
+    assert f"{last_lichun(parse_moment(moment)).moment:%Y-%m-%d %H:%M}" == lichun
 
 
 def test_before_li_chun_2025() -> None:
