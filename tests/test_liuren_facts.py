@@ -142,7 +142,8 @@ def test_noble_and_generals(g4: Graph) -> None:
 
 
 def test_void_and_stars(g4: Graph) -> None:
-    """甲戌旬: 申酉 空 (no 遁干), 丁 on 丑 (丁神); 驛馬 of 未 is 巳; 魁罡 辰 戌; 祿 of 癸 is 子."""
+    """甲戌旬: 申酉 空 (no 遁干), 丁 on 丑 (丁神); 魁罡 辰 戌; 祿 of 癸 is 子; the stars of 未's group 亥卯未:
+    驛馬 巳, 桃花 (咸池) 子, 將星 卯, 華蓋 未, 劫煞 申, 災煞 酉, 亡神 寅, 謀星 丑."""
     void = {b for (b,) in _select(g4, "?b", "?s dk:void true ; dk:branch ?b")}
     assert void == {"shen", "you"}
     assert not _ask(g4, f"{_spirit('shen')} dk:dunStem ?d")
@@ -150,10 +151,17 @@ def test_void_and_stars(g4: Graph) -> None:
     assert seat_void == {"si", "wu"}  # 巳 on 申, 午 on 酉
     assert _select(g4, "?b ?star", "?s dk:shensha ?star ; dk:branch ?b") == {
         ("chou", "dingshen"),
-        ("si", "yima"),
         ("chen", "kuigang"),
         ("xu", "kuigang"),
         ("zi", "lu"),
+        ("si", "yima"),
+        ("zi", "taohua"),
+        ("mao", "jiangxing"),
+        ("wei", "huagai"),
+        ("shen", "jiesha"),
+        ("you", "zaisha"),
+        ("yin", "wangshen"),
+        ("chou", "mouxing"),
     }
 
 

@@ -2,8 +2,9 @@
 
 :func:`chart_graph` asserts the reading (day 干支, 局, 月將, 占時, 晝/夜, 貴人 順/逆, 課體, 年命,
 calendar record, options), its entities — the twelve 天盤 spirits (神) with their 地盤 seat, 天將,
-旬空/落空, 遁干, 六親, 旺相休囚死, 十二長生 and 神煞; the day stem (干) in its 寄宮; the day branch
-(支); the pillars (四直) that are known — the 四課 and the 三傳 as links to the spirits, and the
+旬空/落空, 遁干, 六親, 旺相休囚死, 十二長生 and 神煞 (丁神, 魁罡, the day stem's 祿神, and the stars of
+the day branch's 三合 group: 驛馬 桃花 將星 華蓋 劫煞 災煞 亡神 謀星, kg/shensha.py); the day stem (干) in
+its 寄宮; the day branch (支); the pillars (四直) that are known — the 四課 and the 三傳 as links to the spirits, and the
 relations (生 克 比和 of elements; 沖 合 刑 害 破 並 of branches) between every ordered pair of
 distinct entities. The 干 has no branch of its own: only its element relations are asserted (its
 寄宮 is the fact dk:lodging). Rules are compiled to SPARQL over exactly these facts (DESIGN.md §5);
@@ -30,9 +31,8 @@ from kg.liuren.chart import Chart
 from kg.liuren.four_lessons import Relation
 from kg.liuren.generals import DayNight
 from kg.liuren.plates import LODGING, RANK, month_general
-from kg.liuren.three_transmissions import YIMA
 from kg.liuyao.six_relatives import relative
-from kg.shensha import LU
+from kg.shensha import GROUP_STARS, LU
 from kg.vocabulary import DK, concept
 
 KETI_SLUGS: dict[str, str] = {
@@ -195,7 +195,7 @@ class _Builder(FactBuilder):
         chart = self.chart
         day = chart.day
         stem_element = day.stem.element
-        ding, horse = chart.ding, YIMA[day.branch]
+        ding = chart.ding
         for seat in chart.seats:
             branch, earth = seat.heaven, seat.earth
             element = branch.element
@@ -222,7 +222,7 @@ class _Builder(FactBuilder):
             self.add(iri, DK.stage, concept("stage", stage(element, earth).slug))
             for star, on in (
                 ("dingshen", branch == ding),
-                ("yima", branch == horse),
+                *((table.slug, branch == table.at(day.branch)) for table in GROUP_STARS),
                 ("kuigang", branch in (Branch.CHEN, Branch.XU)),
                 ("lu", branch == LU.at(day.stem)),
             ):

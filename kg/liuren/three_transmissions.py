@@ -25,6 +25,7 @@ from typing import NamedTuple
 from kg.ganzhi import PUNISHMENT, Branch, GanZhi
 from kg.liuren.four_lessons import BRANCH_EL, STEM_EL, Lesson, Relation
 from kg.liuren.plates import BRANCHES, LODGING, RANK, Rank
+from kg.shensha import GROUP_STARS
 
 
 class Method(IntEnum):
@@ -183,8 +184,10 @@ class Transmissions(NamedTuple):
     """The source reading applied instead of the rule (:class:`DisputedReading`), if any."""
 
 
-YIMA: tuple[Branch, ...] = tuple(Branch.from_char(c) for c in "寅亥申巳寅亥申巳寅亥申巳")
-"""驛馬 of each day branch: 申子辰 → 寅, 寅午戌 → 申, 巳酉丑 → 亥, 亥卯未 → 巳 (§4.1)."""
+_HORSE = next(t for t in GROUP_STARS if t.slug == "yima")
+YIMA: tuple[Branch, ...] = tuple(Branch(_HORSE.at(b)) for b in Branch)
+"""驛馬 of each day branch: 申子辰 → 寅, 寅午戌 → 申, 巳酉丑 → 亥, 亥卯未 → 巳 (§4.1; the table of
+:data:`kg.shensha.GROUP_STARS`)."""
 
 _LODGED: tuple[tuple[int, ...], ...] = tuple(
     tuple(s for s in range(10) if LODGING[s] == b) for b in range(12)
