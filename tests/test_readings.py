@@ -78,3 +78,25 @@ def test_reading_bad_input(args, message):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_reading_lost_object_dao_qi(graph):
+    """〈遺失〉 ¶82 凡傳見盜氣，主失耗 on 《直指》 癸未日第六局, where ¶26 calls wood 癸水之盜氣: the 初傳 卯 is
+    wood; with 年命 丑 the spirit over it is 申 (干上 申 on 癸's 寄宮 丑), metal, which overcomes 卯: 先失而後得."""
+    out = run("reading", "liuren", "--day", "癸未", "--ju", "6", "--day-night", "晝", "--topic", "失物",
+              "--birth", "丑", "--graph", str(graph), "--format", "json")  # fmt: skip
+    rules = {r["rule_id"]: r for r in json.loads(out)["rules"]}
+    assert rules["yinhezhao.shiwu.dao-qi"]["bindings"]["T"].endswith("/spirit/mao")
+    assert rules["yinhezhao.shiwu.dao-qi"]["urn"] == "urn:cts:divkg:yinhezhao.qiucai-yishi.zh:82.5"
+    recovered = rules["yinhezhao.shiwu.dao-qi-zhi"]
+    assert recovered["bindings"]["B"].endswith("/spirit/shen") and recovered["wording"] == "則先失而後得"
+
+
+def test_reading_runaway_reports_the_tomb_plate(graph):
+    """〈逃亡〉 ¶66 甲子日以辰加正時: on a 甲子 day at 午 the reading reports 辰 on 午, so 天罡 on 午, 河魁 on 子."""
+    out = run("reading", "liuren", "--day", "甲子", "--hour", "午", "--general", "子", "--topic", "逃亡",
+              "--graph", str(graph), "--format", "json")  # fmt: skip
+    rules = {r["rule_id"]: r for r in json.loads(out)["rules"]}
+    search = rules["yinhezhao.taowang.sanhe-mu"]["parameters"]["search"]
+    assert search.startswith("墓 辰 加 午: 河魁 戌 臨 子, 天罡 辰 臨 午")
+    assert "urn:cts:divkg:yinhezhao.qiucai-yishi.zh:66" in search
