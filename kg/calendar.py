@@ -155,7 +155,12 @@ def _term(term: SolarTerm) -> Term:
 
 def _terms_near(moment: datetime, before: int, after: int) -> list[Term]:
     current = _solar_time(moment).get_term()
-    return [_term(current.next(k)) for k in range(-before, after + 1)]
+    try:
+        return [_term(current.next(k)) for k in range(-before, after + 1)]
+    except ValueError:
+        raise InputError(
+            f"{moment.isoformat()} is too close to the calendar's limits (years 1–9999) for its solar terms"
+        ) from None
 
 
 def last_zhongqi(moment: datetime) -> Term:
@@ -179,10 +184,12 @@ def last_lichun(moment: datetime) -> Term:
     """The 立春 at or before ``moment``: the start of the year its year pillar names."""
     year = _solar_time(moment).get_year()
     for y in (year, year - 1):
+        if y < 1:
+            break
         term = _term(SolarTerm.from_name(y, "立春"))
         if term.moment <= moment:
             return term
-    raise AssertionError("立春 falls once a year")
+    raise InputError(f"no 立春 before {moment.isoformat()} within the calendar's range (years 1–9999)")
 
 
 def pillars_at(

@@ -182,8 +182,8 @@ def lichun_board(store: ox.Store, year: ox.NamedNode) -> str:
     moment = _value(store, None, "moment")
     if moment is None:
         return "? (needs the moment of the reading, to find the 立春 of its year)"
-    term = last_lichun(datetime.fromisoformat(moment))
     try:
+        term = last_lichun(datetime.fromisoformat(moment))
         chart = chart_from_inputs(moment=term.moment, options=_options(store))
     except InputError as exc:
         return f"? ({exc})"

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from kg.calendar import BEIJING, ZiHourRule, last_lichun, parse_moment, pillars_at
+from kg.errors import InputError
 from kg.liuyao.chart import chart_from_inputs
 
 
@@ -31,6 +32,16 @@ def test_li_chun_2024_to_the_minute() -> None:
 def test_last_li_chun(moment: str, lichun: str) -> None:
     """The 立春 that opened the year pillar's year (Hong Kong Observatory: 2023-02-04 10:42, 2024-02-04 16:27)."""
     assert f"{last_lichun(parse_moment(moment)).moment:%Y-%m-%d %H:%M}" == lichun
+
+
+def test_moment_at_the_calendar_limit_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="too close to the calendar's limits"):
+        pillars_at(parse_moment("0001-01-15T12:00"))
+
+
+def test_no_li_chun_before_the_calendar() -> None:
+    with pytest.raises(InputError, match="no 立春 before"):
+        last_lichun(parse_moment("0001-01-15T12:00"))
 
 
 def test_before_li_chun_2025() -> None:
