@@ -557,7 +557,9 @@ class RuleCompiler:
             except KgError as exc:
                 raise self.fail(f"{text!r}: {exc}") from None
             mentions.add(iri)
-            terms.append(f"<{iri}>")
+            for member in self.vocab.members(iri):
+                mentions.add(member)
+                terms.append(f"<{member}>")
         return terms
 
     # ── outcomes ───────────────────────────────────────────────────────────────────────

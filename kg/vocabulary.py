@@ -128,6 +128,16 @@ class Vocabulary:
                 names.update(str(o) for o in graph.objects(c, p) if getattr(o, "language", None) == "zh-Hant")
             for name in names:
                 index.setdefault(name, []).append(c)
+        self._members: dict[URIRef, list[URIRef]] = {}
+        for collection in graph.subjects(RDF.type, SKOS.Collection):
+            members = sorted(graph.objects(collection, SKOS.member))
+            self._members[collection] = members
+            for scheme in {graph.value(m, SKOS.inScheme) for m in members}:
+                index = self._labels.setdefault(scheme, {})
+                for o in graph.objects(collection, SKOS.prefLabel):
+                    if getattr(o, "language", None) == "zh-Hant":
+                        index.setdefault(str(o), []).append(collection)
+                index.setdefault(str(collection).rsplit("/", 1)[1], []).append(collection)
         self.variable_types = {
             str(graph.value(t, DK.ruleName)): VariableType(
                 str(graph.value(t, DK.ruleName)), graph.value(t, DK.boundBy), graph.value(t, DK.entityClass)
@@ -169,6 +179,10 @@ class Vocabulary:
         if not found:
             raise KgError(f"unknown {scheme_name} {label!r}")
         raise KgError(f"ambiguous {scheme_name} {label!r}: " + ", ".join(curie(c) for c in found))
+
+    def members(self, node: URIRef) -> list[URIRef]:
+        """The concepts a label stands for: the members of a skos:Collection (吉將), else the concept."""
+        return self._members.get(node, [node])
 
     def label(self, node: URIRef, lang: str = "zh-Hant") -> str | None:
         for o in self.graph.objects(node, SKOS.prefLabel):

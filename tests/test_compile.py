@@ -112,3 +112,30 @@ def test_constants_are_lifted_into_a_shared_template(tmp_path):
     assert a.template == b.template
     assert a.arguments != b.arguments
     assert "<https://w3id.org/divkg/concept/element/fire>" in b.arguments
+
+
+def test_a_class_of_generals_stands_for_its_members(tmp_path):
+    """吉將 = 貴人 六合 青龍 太常 太陰 天后, 凶將 = 螣蛇 朱雀 勾陳 天空 白虎 玄武 (CONVENTIONS)."""
+    rules = """
+      - id: t.ji
+        para: 34
+        quote: 類神與日辰相生，三傳旺相，又乘吉將，或見成神，其物或買或賣，俱易成而有利。
+        vars: {S: spirit}
+        when: [S.general 吉將]
+        then: {polarity: 吉, zh: 俱易成而有利, en: good}
+      - id: t.xiong
+        para: 46
+        quote: 臨囚死墓絕之方，或乘凶將，則凶。
+        vars: {S: spirit}
+        when: [S.general 凶將]
+        then: {polarity: 凶, zh: 則凶, en: bad}
+    """
+    ji, xiong = compile_text(tmp_path, rules, work="yinhezhao")
+    members = {
+        "ji": {"guiren", "liuhe", "qinglong", "taichang", "taiyin", "tianhou"},
+        "xiong": {"tengshe", "zhuque", "gouchen", "tiankong", "baihu", "xuanwu"},
+    }
+    for rule, name in ((ji, "ji"), (xiong, "xiong")):
+        named = {g for g in members["ji"] | members["xiong"] if f"general:{g}" in rule.query}
+        assert named == members[name]
+        assert f"{name}jiang" in {str(m).rsplit("/", 1)[1] for m in rule.mentions}
