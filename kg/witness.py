@@ -256,6 +256,13 @@ class Tally:
         return "never" if self.fires_on is None else "always"
 
     @property
+    def observed(self) -> str:
+        """What the search saw of an explained rule, which it stops asking once explained."""
+        if not self.readings:
+            return "not asked"
+        return f"fired on {self.fired} of {self.readings} readings asked"
+
+    @property
     def status(self) -> str:
         """both | never | always | explained: an explanation counts only for a missing witness."""
         return "explained" if self.verdict != "both" and self.explanation else self.verdict
@@ -613,7 +620,7 @@ def render_text(report: WitnessReport) -> str:
                 for t in listed:
                     out.append(f"    {t.rule_id}  {t.urn}  {t.quote}")
                     if t.explanation:
-                        out.append(f"      ({t.verdict}) {t.explanation}")
+                        out.append(f"      ({t.observed}) {t.explanation}")
     for rule_id, reason in report.stale.items():
         out.append(f"stale explanation (rule witnessed both ways or unknown): {rule_id}: {reason}")
     readings = ", ".join(f"{n} {system}" for system, n in report.readings.items() if n)

@@ -190,6 +190,8 @@ def test_command(graph, tmp_path):
         in result.output
     )
     assert "t.never  urn:cts:divkg:yiyin.juan4.zh:6.1  父加蛇水動，棟下漏也。" in result.output
+    # an explained rule: the report says what the search saw of it, not a verdict it may not have reached
+    assert "      (fired on 0 of 20 readings asked) the test says so" in result.output
     data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).output)
     (work,) = data["works"]
     assert (work["both"], work["never"], work["always"], work["explained"]) == (4, 1, 2, 1)
