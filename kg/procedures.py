@@ -73,6 +73,11 @@ def _state(store: ox.Store, spirit: ox.NamedNode) -> str | None:
     return state.rsplit("/", 1)[1] if state else None
 
 
+def _factor(store: ox.Store, spirit: ox.NamedNode) -> float:
+    """The 倍減 factor of a spirit's 旺相休囚死 (1 when unknown)."""
+    return SEASONAL_FACTOR.get(_state(store, spirit) or "", 1)
+
+
 def _places(start: Branch, end: Branch) -> int:
     """Places counted forward (順, 子 → 丑 → 寅 …) from ``start`` to ``end``, ``start`` not counted."""
     return (end - start) % 12
@@ -87,7 +92,7 @@ def xiantian_total(store: ox.Store, spirit: ox.NamedNode) -> tuple[int, float] |
     branch, seat = _branch(_value(store, spirit, "branch")), _branch(_value(store, spirit, "seat"))
     if branch is None or seat is None:
         return None
-    return XIANTIAN[branch] + XIANTIAN[seat], SEASONAL_FACTOR.get(_state(store, spirit) or "", 1)
+    return XIANTIAN[branch] + XIANTIAN[seat], _factor(store, spirit)
 
 
 def _factor_note(factor: float) -> str:
@@ -125,7 +130,7 @@ def counted_li(store: ox.Store, spirit: ox.NamedNode) -> str:
     if branch is None or seat is None:
         return "? (the spirit's branch or seat is unknown)"
     count = _places(branch, seat)
-    factor = SEASONAL_FACTOR.get(_state(store, spirit) or "", 1)
+    factor = _factor(store, spirit)
     return f"{count * factor:g}里 ({_n_places(count)} from {seat.char} back to {branch.char}{_factor_note(factor)})"
 
 

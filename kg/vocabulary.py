@@ -121,23 +121,18 @@ class Vocabulary:
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
         self._labels: dict[URIRef, dict[str, list[URIRef]]] = {}
-        for c, scheme in graph.subject_objects(SKOS.inScheme):
+        self._members: dict[URIRef, list[URIRef]] = {
+            c: sorted(graph.objects(c, SKOS.member)) for c in graph.subjects(RDF.type, SKOS.Collection)
+        }
+        in_scheme = list(graph.subject_objects(SKOS.inScheme))
+        in_scheme += [(c, graph.value(m, SKOS.inScheme)) for c, ms in self._members.items() for m in ms[:1]]
+        for c, scheme in in_scheme:
             index = self._labels.setdefault(scheme, {})
             names = {str(c).rsplit("/", 1)[1]}
             for p in (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel):
                 names.update(str(o) for o in graph.objects(c, p) if getattr(o, "language", None) == "zh-Hant")
             for name in names:
                 index.setdefault(name, []).append(c)
-        self._members: dict[URIRef, list[URIRef]] = {}
-        for collection in graph.subjects(RDF.type, SKOS.Collection):
-            members = sorted(graph.objects(collection, SKOS.member))
-            self._members[collection] = members
-            for scheme in {graph.value(m, SKOS.inScheme) for m in members}:
-                index = self._labels.setdefault(scheme, {})
-                for o in graph.objects(collection, SKOS.prefLabel):
-                    if getattr(o, "language", None) == "zh-Hant":
-                        index.setdefault(str(o), []).append(collection)
-                index.setdefault(str(collection).rsplit("/", 1)[1], []).append(collection)
         self.variable_types = {
             str(graph.value(t, DK.ruleName)): VariableType(
                 str(graph.value(t, DK.ruleName)), graph.value(t, DK.boundBy), graph.value(t, DK.entityClass)
