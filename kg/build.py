@@ -288,12 +288,18 @@ def _turtle(ds: Dataset) -> str:
 
 
 def write_atomically(files: dict[Path, str]) -> None:
-    """Write every file to a temporary name, then rename them all into place."""
+    """Write every file to a temporary name, then rename them all into place.
+
+    The files get the mode an ordinary write would give them (0666 less the umask), not the
+    0600 of :func:`tempfile.mkstemp`."""
+    umask = os.umask(0)
+    os.umask(umask)
     staged: list[tuple[Path, Path]] = []
     try:
         for path, text in files.items():
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            os.fchmod(fd, 0o666 & ~umask)
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
             staged.append((Path(tmp), path))

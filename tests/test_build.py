@@ -1,5 +1,7 @@
 """kg build / kg validate: deterministic, atomic, valid; bad input never damages a build."""
 
+import os
+import stat
 import textwrap
 from pathlib import Path
 
@@ -35,6 +37,14 @@ def test_rebuild_is_byte_identical(built, tmp_path):
     build(tmp_path)
     for name in ("kg.nq", "kg.ttl"):
         assert (tmp_path / name).read_bytes() == (built / name).read_bytes()
+
+
+def test_outputs_are_readable_like_any_written_file(built):
+    """Not the 0600 of the temporary file they were staged in: the umask decides, as for ``open``."""
+    umask = os.umask(0)
+    os.umask(umask)
+    for name in ("kg.nq", "kg.ttl"):
+        assert stat.S_IMODE((built / name).stat().st_mode) == 0o666 & ~umask
 
 
 def test_failed_build_leaves_the_previous_one_intact(tmp_path):

@@ -1,4 +1,4 @@
-"""The 720-lesson table (shared/fixtures/liuren-720.tsv): every row, every column."""
+"""The 720-lesson table (tests/fixtures/liuren-720.tsv): every row, every column."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from kg.ganzhi import GanZhi
 from kg.liuren import DEFAULT_OPTIONS, Chart, DisputedReading, Options, ShehaiVariant, build_chart
 
-FIXTURE = Path(__file__).parents[2] / "shared" / "fixtures" / "liuren-720.tsv"
+FIXTURE = Path(__file__).parent / "fixtures" / "liuren-720.tsv"
 DISPUTED = {("戊辰", 7), ("戊戌", 7)}
 """The two rows where the table departs from the 《指南》 涉害 rule (fixtures/README.md)."""
 

@@ -147,7 +147,7 @@ def test_capture_time_counts_to_zi():
 
 
 def fixture_row(day: str, ju: int) -> dict[str, str]:
-    path = Path(__file__).parents[2] / "shared" / "fixtures" / "liuren-720.tsv"
+    path = Path(__file__).parent / "fixtures" / "liuren-720.tsv"
     with path.open(encoding="utf-8", newline="") as f:
         return next(r for r in csv.DictReader(f, delimiter="\t") if r["day"] == day and r["ju"] == str(ju))
 
