@@ -1,26 +1,43 @@
 """曆: the four pillars (年月日時 干支) of a moment and its 節氣 boundaries.
 
-The calendar is tyme4py (6tail), pinned in ``pyproject.toml``: second-precise 節 boundaries
-(年 changes at 立春, 月 at each 節), and explicit providers for the 子時 rule. tyme4py computes
-in Beijing time (UTC+8); a moment in any other zone is converted first, and no true-solar-time
-correction is applied. Everything a chart needs to say where its pillars came from is in
+The solar terms come from tyme4py (6tail), pinned in ``pyproject.toml``: second-precise 節氣
+moments in Beijing time (UTC+8); a moment in any other zone is converted first, and no
+true-solar-time correction is applied. The pillars follow from those moments by the rules every
+almanac uses: 年 changes at 立春, 月 at each 節 (its stem by 五虎遁 from the year stem), 日 at
+midnight or 23:00 (the 子時 rule) counting the sexagenary cycle from 2000-01-01, a 戊午 day, and 時
+every two hours (its stem by 五鼠遁 from the day stem). tyme4py's own pillars are a test oracle
+for modern dates (tests/test_calendar.py); they are not used, since before 1582 its 節 day
+lookup disagrees with its own term moments. Everything a chart needs to say where its pillars came from is in
 :class:`CalendarRecord`.
+
+Dates are ISO 8601, that is proleptic Gregorian on the whole range, as Python's ``datetime`` is.
+tyme4py writes dates before 1582-10-15 in the Julian calendar, so every moment crosses between
+the two as a Julian Day number, never as a year-month-day. The supported range is
+:data:`FIRST_DAY` to :data:`LAST_DAY` (Beijing time); a moment outside it is an input error.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from enum import StrEnum
 from importlib.metadata import version
 
-from tyme4py.eightchar.provider.impl import DefaultEightCharProvider, LunarSect2EightCharProvider
-from tyme4py.solar import SolarTerm, SolarTime
+from tyme4py.solar import SolarTerm
 
 from kg.errors import InputError
-from kg.ganzhi import GanZhi
+from kg.ganzhi import Branch, GanZhi, Stem
 
 BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
+FIRST_DAY = date(100, 1, 1)
+LAST_DAY = date(9899, 12, 31)
+"""The days (Beijing time) a moment may fall on: tyme4py's solar terms need a margin within its
+years 1–9999, and ``tests/test_calendar.py`` checks every day of this range."""
+RANGE = f"{FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()} (proleptic Gregorian, Beijing time)"
+J2000 = datetime(2000, 1, 1, 12)
+"""Julian Day 2451545.0, in the local (Beijing) time scale tyme4py's day numbers use."""
+DAY_ANCHOR = (date(2000, 1, 1), GanZhi.from_name("戊午"))
+"""A day whose 干支 every almanac agrees on; the cycle runs unbroken through calendar reforms."""
 BOUNDARY_WARNING = timedelta(minutes=1)
 """A cast this close to a 節 (or 中氣) is flagged: libraries disagree by up to ~15 s (ΔT)."""
 
@@ -66,7 +83,8 @@ TERM_NAMES: tuple[str, ...] = tuple(
 """The 24 節氣 in traditional characters, in tyme4py's order (冬至 = 0); tyme4py names them in
 simplified characters (谷雨, 小满, 处暑 …)."""
 
-_PROVIDERS = {ZiHourRule.EARLY: DefaultEightCharProvider(), ZiHourRule.LATE: LunarSect2EightCharProvider()}
+JIE_BRANCH = {name: Branch((2 + i) % 12) for i, name in enumerate(TERM_NAMES[3::2] + TERM_NAMES[1:3:2])}
+"""The 節 that opens each month and the month's branch: 立春 寅, 驚蟄 卯 … 大雪 子, 小寒 丑."""
 
 
 @dataclass(frozen=True)
@@ -136,31 +154,33 @@ def parse_moment(text: str, default_tz: timezone = BEIJING) -> datetime:
     return moment
 
 
-def _solar_time(moment: datetime) -> SolarTime:
+def beijing(moment: datetime) -> datetime:
+    """``moment`` in Beijing time, refused when it has no zone or lies outside :data:`RANGE`."""
     if moment.tzinfo is None:
         raise InputError(f"moment {moment.isoformat()} has no time zone")
-    local = moment.astimezone(BEIJING)
-    if not 1 <= local.year <= 9999:
-        raise InputError(f"year {local.year} is outside the calendar's range")
-    return SolarTime.from_ymd_hms(local.year, local.month, local.day, local.hour, local.minute, local.second)
+    try:
+        local = moment.astimezone(BEIJING)
+    except OverflowError:
+        raise InputError(f"{moment.isoformat()} is outside the supported range {RANGE}") from None
+    if not FIRST_DAY <= local.date() <= LAST_DAY:
+        raise InputError(f"{moment.isoformat()} is outside the supported range {RANGE}")
+    return local
 
 
 def _term(term: SolarTerm) -> Term:
-    t = term.get_julian_day().get_solar_time()
-    moment = datetime(
-        t.get_year(), t.get_month(), t.get_day(), t.get_hour(), t.get_minute(), t.get_second(), tzinfo=BEIJING
-    )
+    seconds = round((term.get_julian_day().get_day() - 2451545.0) * 86400)
+    moment = (J2000 + timedelta(seconds=seconds)).replace(tzinfo=BEIJING)
     return Term(TERM_NAMES[term.get_index()], moment, term.is_jie())
 
 
 def _terms_near(moment: datetime, before: int, after: int) -> list[Term]:
-    current = _solar_time(moment).get_term()
-    try:
-        return [_term(current.next(k)) for k in range(-before, after + 1)]
-    except ValueError:
-        raise InputError(
-            f"{moment.isoformat()} is too close to the calendar's limits (years 1–9999) for its solar terms"
-        ) from None
+    """The term at or before ``moment`` with ``before`` terms before it and ``after`` after it."""
+    local = beijing(moment)
+    # tyme4py counts a year's terms from the 冬至 of the year before; a term lasts ~15.2 days.
+    guess = SolarTerm.from_index(local.year, int((local.timetuple().tm_yday + 9) / 15.22))
+    around = [_term(guess.next(k)) for k in range(-before - 2, after + 3)]
+    current = max(i for i, t in enumerate(around) if t.moment <= local)
+    return around[current - before : current + after + 1]
 
 
 def last_zhongqi(moment: datetime) -> Term:
@@ -180,28 +200,51 @@ def next_jie(moment: datetime) -> Term:
     return next(t for t in _terms_near(moment, 0, 2) if t.is_jie and t.moment > moment)
 
 
+def last_jie(moment: datetime) -> Term:
+    """The 節 at or before ``moment``: the start of the month its month pillar names."""
+    return next(t for t in reversed(_terms_near(moment, 2, 0)) if t.is_jie)
+
+
 def last_lichun(moment: datetime) -> Term:
     """The 立春 at or before ``moment``: the start of the year its year pillar names."""
-    year = _solar_time(moment).get_year()
+    year = beijing(moment).year
     for y in (year, year - 1):
-        if y < 1:
-            break
         term = _term(SolarTerm.from_name(y, "立春"))
         if term.moment <= moment:
             return term
-    raise InputError(f"no 立春 before {moment.isoformat()} within the calendar's range (years 1–9999)")
+    raise AssertionError(f"no 立春 in the two years up to {moment.isoformat()}")
+
+
+def day_pillar(day: date) -> GanZhi:
+    """日柱 of a civil day (proleptic Gregorian)."""
+    anchor, name = DAY_ANCHOR
+    return GanZhi.from_index(name.index + (day - anchor).days)
+
+
+def _opening(stem: Stem, branch: Branch, first: Branch) -> GanZhi:
+    """五虎遁 / 五鼠遁: the stem of ``branch`` in the cycle of ``stem`` whose ``first`` branch starts
+    at 丙 (months, from 寅) or at 甲 (hours, from 子), and so on by fives."""
+    start = {Branch.YIN: 2, Branch.ZI: 0}[first] + 2 * (stem % 5)
+    return GanZhi(Stem((start + (branch - first) % 12) % 10), branch)
 
 
 def pillars_at(
     moment: datetime, zi_hour_rule: ZiHourRule = ZiHourRule.EARLY
 ) -> tuple[Pillars, CalendarRecord]:
     """The four pillars of ``moment`` and the record of how they were computed."""
-    eight = _PROVIDERS[zi_hour_rule].get_eight_char(_solar_time(moment).get_lunar_hour())
+    local = beijing(moment)
+    lichun = last_lichun(local)
+    year = GanZhi.from_index(lichun.moment.year - 4)  # 4 CE was a 甲子 year
+    month_branch = JIE_BRANCH[last_jie(local).name]
+    next_day = local.hour == 23
+    day = day_pillar(local.date() + timedelta(days=next_day and zi_hour_rule is ZiHourRule.EARLY))
+    hour_branch = Branch((local.hour + 1) // 2 % 12)
+    hour_stem_day = day_pillar(local.date() + timedelta(days=next_day))
     pillars = Pillars(
-        *(
-            GanZhi.from_name(p.get_name())
-            for p in (eight.get_year(), eight.get_month(), eight.get_day(), eight.get_hour())
-        )
+        year,
+        _opening(year.stem, month_branch, Branch.YIN),
+        day,
+        _opening(hour_stem_day.stem, hour_branch, Branch.ZI),
     )
     record = CalendarRecord(
         pillars_given=False,

@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+import random
+from datetime import date, datetime, time, timedelta, timezone
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tyme4py.eightchar.provider.impl import DefaultEightCharProvider, LunarSect2EightCharProvider
+from tyme4py.solar import SolarTime
 
-from kg.calendar import BEIJING, ZiHourRule, last_lichun, parse_moment, pillars_at
+from kg.calendar import (
+    BEIJING,
+    FIRST_DAY,
+    JIE_BRANCH,
+    LAST_DAY,
+    ZiHourRule,
+    day_pillar,
+    last_jie,
+    last_lichun,
+    parse_moment,
+    pillars_at,
+)
 from kg.errors import InputError
+from kg.ganzhi import GanZhi
 from kg.liuyao.chart import chart_from_inputs
 
 
@@ -34,14 +51,85 @@ def test_last_li_chun(moment: str, lichun: str) -> None:
     assert f"{last_lichun(parse_moment(moment)).moment:%Y-%m-%d %H:%M}" == lichun
 
 
-def test_moment_at_the_calendar_limit_is_an_input_error() -> None:
-    with pytest.raises(InputError, match="too close to the calendar's limits"):
-        pillars_at(parse_moment("0001-01-15T12:00"))
+@pytest.mark.parametrize(
+    "moment",
+    [
+        "0001-01-15T12:00",
+        "0001-01-01T00:30+09:00",
+        "0099-12-31T23:59",
+        "9899-12-31T23:00-12:00",
+        "9999-12-31T23:00",
+    ],
+)
+def test_moments_outside_the_range_are_input_errors(moment: str) -> None:
+    with pytest.raises(InputError, match="outside the supported range 0100-01-01 to 9899-12-31"):
+        pillars_at(parse_moment(moment))
+    with pytest.raises(InputError, match="outside the supported range"):
+        last_lichun(parse_moment(moment))
 
 
-def test_no_li_chun_before_the_calendar() -> None:
-    with pytest.raises(InputError, match="no 立春 before"):
-        last_lichun(parse_moment("0001-01-15T12:00"))
+def test_the_range_edges_chart() -> None:
+    assert _pillars("0100-01-01T00:00")[2] == day_pillar(date(100, 1, 1)).name
+    assert _pillars("9899-12-31T22:59")[2] == day_pillar(date(9899, 12, 31)).name
+
+
+def test_dates_are_proleptic_gregorian_across_the_reform() -> None:
+    """Julian Thursday 1582-10-04 was followed by Gregorian Friday 1582-10-15, and the day cycle
+    ran on unbroken: ISO 1582-10-14 (proleptic Gregorian) is that Julian 4 October. tyme4py, which
+    writes dates before the reform in the Julian calendar, names the same day for 1582-10-04."""
+
+    def tyme4py_day(y: int, m: int, d: int) -> str:
+        hour = SolarTime.from_ymd_hms(y, m, d, 12, 0, 0).get_lunar_hour()
+        return DefaultEightCharProvider().get_eight_char(hour).get_day().get_name()
+
+    assert _pillars("1582-10-15T12:00")[2] == tyme4py_day(1582, 10, 15)
+    assert _pillars("1582-10-14T12:00")[2] == tyme4py_day(1582, 10, 4)
+    first = GanZhi.from_name(tyme4py_day(1582, 10, 15))
+    for day in range(5, 15):  # the ten dates the reform skipped exist in ISO 8601
+        assert _pillars(f"1582-10-{day:02d}T12:00")[2] == GanZhi.from_index(first.index + day - 15).name
+
+
+def test_pillars_agree_with_tyme4py_on_modern_dates() -> None:
+    """tyme4py's own 八字 (an independent implementation) for 400 seeded moments 1900–2100, both 子時
+    rules; moments within two minutes of a 節 are left out (the libraries may round differently)."""
+    providers = {ZiHourRule.EARLY: DefaultEightCharProvider(), ZiHourRule.LATE: LunarSect2EightCharProvider()}
+    rnd = random.Random(20261201)
+    for _ in range(400):
+        m = datetime(1900, 1, 1, tzinfo=BEIJING) + timedelta(seconds=rnd.randrange(200 * 365 * 86400))
+        rule = rnd.choice(list(ZiHourRule))
+        pillars, record = pillars_at(m, rule)
+        if abs(record.nearest_jie.moment - m) < timedelta(minutes=2):
+            continue
+        theirs = providers[rule].get_eight_char(
+            SolarTime.from_ymd_hms(m.year, m.month, m.day, m.hour, m.minute, m.second).get_lunar_hour()
+        )
+        names = (theirs.get_year(), theirs.get_month(), theirs.get_day(), theirs.get_hour())
+        assert str(pillars) == " ".join(p.get_name() for p in names), (m, rule)
+
+
+DAYS = st.dates(min_value=FIRST_DAY, max_value=LAST_DAY - timedelta(days=1))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(DAYS)
+def test_the_day_pillar_advances_by_one_each_day(day: date) -> None:
+    today = pillars_at(datetime.combine(day, time(12), BEIJING))[0].day
+    tomorrow = pillars_at(datetime.combine(day + timedelta(days=1), time(12), BEIJING))[0].day
+    assert tomorrow.index == (today.index + 1) % 60
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)), st.integers(-14, 14))
+def test_every_moment_charts_or_is_refused(moment: datetime, hours: int) -> None:
+    aware = moment.replace(tzinfo=timezone(timedelta(hours=hours)))
+    try:
+        pillars, record = pillars_at(aware)
+    except InputError as exc:
+        assert "outside the supported range" in str(exc)
+        assert not FIRST_DAY <= aware.astimezone(BEIJING).date() <= LAST_DAY
+    else:
+        assert record.nearest_jie is not None
+        assert pillars.month.branch == JIE_BRANCH[last_jie(aware).name]
 
 
 def test_before_li_chun_2025() -> None:
