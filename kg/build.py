@@ -1,14 +1,20 @@
 """``kg build``: ontology + corpus + rules → ``build/kg.nq`` (named graphs) and ``build/kg.ttl``.
 
 Output is deterministic (sorted N-Quads, no blank nodes) and written atomically: everything is
-compiled and serialised in memory first, then each file is written to a temporary name and
-renamed, so a failed build leaves the previous one intact.
+compiled and serialised in memory first, then written to a new snapshot directory that one
+rename puts in place (:func:`write_atomically`), so a failed or interrupted build leaves the
+previous one intact and no reader sees files of two builds.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import signal
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -287,32 +293,93 @@ def _turtle(ds: Dataset) -> str:
     return union.serialize(format="turtle")
 
 
-def write_atomically(files: dict[Path, str]) -> None:
-    """Write every file to a temporary name, then rename them all into place.
+SNAPSHOTS = ".builds"
+CURRENT = "current"
 
-    The files get the mode an ordinary write would give them (0666 less the umask), not the
-    0600 of :func:`tempfile.mkstemp`."""
+
+def _mode(umask: int, directory: bool = False) -> int:
+    return (0o777 if directory else 0o666) & ~umask
+
+
+def _point(link: Path, target: str) -> None:
+    """Make ``link`` a symbolic link to ``target`` in one step (a new link renamed over it)."""
+    if link.is_symlink() and os.readlink(link) == target:
+        return
+    fresh = link.with_name(f".{link.name}.{os.getpid()}.link")
+    fresh.unlink(missing_ok=True)
+    os.symlink(target, fresh)
+    os.replace(fresh, link)
+
+
+def _adopt_plain_files(out: Path, names: list[str], umask: int) -> None:
+    """A build directory of the older layout (plain files): move its files into a snapshot
+    first, so that switching to links shows the same build at every step."""
+    plain = [n for n in names if (out / n).is_file() and not (out / n).is_symlink()]
+    if not plain:
+        return
+    old = Path(tempfile.mkdtemp(dir=out / SNAPSHOTS, prefix="build-"))
+    os.chmod(old, _mode(umask, directory=True))
+    for name in plain:
+        os.link(out / name, old / name)
+    _point(out / CURRENT, f"{SNAPSHOTS}/{old.name}")
+    for name in plain:
+        _point(out / name, f"{CURRENT}/{name}")
+
+
+def write_atomically(out: Path, files: dict[str, str]) -> None:
+    """Write one build's files so that a reader sees all of the previous build or all of this one.
+
+    The files go into a fresh snapshot directory ``out/.builds/build-…``; ``out/current`` is a
+    link to the snapshot in use, and ``out/kg.nq`` … are links through it. Renaming a new
+    ``current`` link over the old one switches every file at once. The replaced snapshot stays
+    until the next build (a reader that resolved the old link can still open it). An interrupted
+    build leaves only its unfinished snapshot, removed at once on an exception or SIGTERM, and by
+    the next build after a hard kill. The files get the mode an ordinary write would give them (0666 less
+    the umask), not the 0600 of :func:`tempfile.mkstemp`.
+    """
     umask = os.umask(0)
     os.umask(umask)
-    staged: list[tuple[Path, Path]] = []
+    snapshots = out / SNAPSHOTS
+    snapshots.mkdir(parents=True, exist_ok=True)
+    _adopt_plain_files(out, list(files), umask)
+    previous = os.readlink(out / CURRENT) if (out / CURRENT).is_symlink() else None
+    for stale in snapshots.iterdir():
+        if f"{SNAPSHOTS}/{stale.name}" != previous:
+            shutil.rmtree(stale, ignore_errors=True)
+    stage = Path(tempfile.mkdtemp(dir=snapshots, prefix="build-"))
     try:
-        for path, text in files.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            os.fchmod(fd, 0o666 & ~umask)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            staged.append((Path(tmp), path))
-        for tmp, path in staged:
-            os.replace(tmp, path)
+        with _terminate_as_exception():
+            os.chmod(stage, _mode(umask, directory=True))
+            for name, text in files.items():
+                (stage / name).write_text(text, encoding="utf-8")
+                os.chmod(stage / name, _mode(umask))
+            _point(out / CURRENT, f"{SNAPSHOTS}/{stage.name}")
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    for name in files:
+        _point(out / name, f"{CURRENT}/{name}")
+
+
+@contextmanager
+def _terminate_as_exception() -> Iterator[None]:
+    """SIGTERM raises SystemExit inside the block (so clean-up runs), in the main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
     finally:
-        for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
+        signal.signal(signal.SIGTERM, before)
 
 
 def build(out: Path = BUILD, rules_dir: Path = RULES) -> BuildResult:
     ds, count = dataset(rules_dir)
     nq, ttl = _nquads(ds), _turtle(ds)
-    files = {out / "kg.nq": nq, out / "kg.ttl": ttl}
-    write_atomically(files)
-    return BuildResult(nq.count("\n"), count, tuple(files))
+    write_atomically(out, {"kg.nq": nq, "kg.ttl": ttl})
+    return BuildResult(nq.count("\n"), count, (out / "kg.nq", out / "kg.ttl"))

@@ -1,8 +1,13 @@
 """kg build / kg validate: deterministic, atomic, valid; bad input never damages a build."""
 
+import contextlib
 import os
+import signal
 import stat
+import subprocess
+import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -47,22 +52,107 @@ def test_outputs_are_readable_like_any_written_file(built):
         assert stat.S_IMODE((built / name).stat().st_mode) == 0o666 & ~umask
 
 
+def outputs(out: Path) -> dict[str, bytes]:
+    return {name: (out / name).read_bytes() for name in ("kg.nq", "kg.ttl")}
+
+
 def test_failed_build_leaves_the_previous_one_intact(tmp_path):
     build(tmp_path)
-    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    before = outputs(tmp_path)
     bad = tmp_path / "bad-rules"
     bad.mkdir()
     (bad / "x.yaml").write_text(
         textwrap.dedent("""
         work: yiyin
         rules:
-          - {id: x, para: 6, quote: 不在此段, when: [], then: {}}
+          - {id: x, para: 6, quote: 不在此段, when: [], then: {polarity: 凶}}
         """),
         encoding="utf-8",
     )
     with pytest.raises(RuleError, match="not found"):
         build(tmp_path, bad)
-    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    assert outputs(tmp_path) == before
+    assert len(list((tmp_path / ".builds").iterdir())) == 1
+
+
+@pytest.fixture(scope="module")
+def two_builds(tmp_path_factory) -> tuple[Path, Path, dict[str, bytes], dict[str, bytes]]:
+    """Rule folders A and B (one work each) and the outputs each builds: a reader must see all of
+    one or all of the other."""
+    root = tmp_path_factory.mktemp("two")
+    rules = Path(__file__).resolve().parents[1] / "corpus" / "rules"
+    expected = []
+    for name, work in (("a", "zhizhi"), ("b", "huangjince")):
+        (root / name).mkdir()
+        (root / name / f"{work}.yaml").write_bytes((rules / f"{work}.yaml").read_bytes())
+        build(root / f"out-{name}", root / name)
+        expected.append(outputs(root / f"out-{name}"))
+    return root / "a", root / "b", *expected
+
+
+def snapshots(out: Path) -> set[Path]:
+    return {p.resolve() for p in (out / ".builds").iterdir()}
+
+
+def consistent(out: Path, *builds: dict[str, bytes]) -> bool:
+    return outputs(out) in builds
+
+
+@pytest.mark.parametrize("step", range(4))
+def test_a_build_interrupted_at_any_step_leaves_one_whole_build(two_builds, tmp_path, monkeypatch, step):
+    """The write phase is interrupted at its n-th file operation (a write, a link, a rename)."""
+    a, b, built_a, built_b = two_builds
+    out = tmp_path / "out"
+    build(out, a)
+    first = (out / "current").resolve()
+    calls = iter(range(100))
+    import kg.build as module
+
+    def interrupt(real):
+        def wrapper(*args, **kwargs):
+            if next(calls) == step:
+                raise KeyboardInterrupt
+            return real(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(module.os, "replace", interrupt(os.replace))
+    monkeypatch.setattr(module.os, "symlink", interrupt(os.symlink))
+    monkeypatch.setattr(Path, "write_text", interrupt(Path.write_text))
+    with contextlib.suppress(KeyboardInterrupt):
+        build(out, b)
+    monkeypatch.undo()
+    assert consistent(out, built_a, built_b)
+    assert snapshots(out) <= {first, (out / "current").resolve()}  # nothing half-written is left
+    build(out, b)
+    assert outputs(out) == built_b
+    assert len(snapshots(out)) == 2
+
+
+@pytest.mark.parametrize(
+    ("signum", "delay"),
+    [(signal.SIGKILL, 2.3), (signal.SIGTERM, 2.2)],
+)
+def test_a_killed_build_leaves_one_whole_build(two_builds, tmp_path, signum, delay):
+    """A real `kg build` process killed part way: `build/` holds all of one build."""
+    a, b, built_a, built_b = two_builds
+    out = tmp_path / "out"
+    build(out, a)
+    first = (out / "current").resolve()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kg.cli", "build", "--out", str(out), "--rules", str(b)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(delay)
+    process.send_signal(signum)
+    process.wait(timeout=60)
+    assert consistent(out, built_a, built_b)
+    if signum == signal.SIGTERM:  # cleaned up at once
+        assert snapshots(out) <= {first, (out / "current").resolve()}
+    build(out, b)  # after a hard kill, the next build removes what was left
+    assert outputs(out) == built_b
+    assert len(snapshots(out)) == 2  # the build in use and the one it replaced
 
 
 def test_built_graph_conforms_to_the_shapes(small):
