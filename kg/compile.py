@@ -15,20 +15,26 @@ Conditions are strings ``X.fact value`` (a concept by any zh-Hant label, a numbe
 or ``a|b`` for any of several), ``X.fact`` (a boolean fact that holds), ``X.fact Y`` (a relation
 to another variable), ``X != Y``, and the mappings ``{any: [[…], […]]}``, ``{not: […]}`` and
 ``{count: X, type: line, where: […], min: n, max: m}``. ``reading.fact value`` tests the reading
-itself. ``cases`` split one sentence into several rules sharing the conditions. The compiler
-refuses, naming file, rule and problem: a quote not at its place, an unknown concept, fact or
-variable type, an unbound or untyped variable, a fact the chart vocabulary does not define for
-that type, and a duplicate rule id. See ``corpus/rules/README.md``.
+itself. ``cases`` split one sentence into several rules sharing the conditions.
+
+Each file is first checked against ``corpus/rules/rule.schema.json`` (JSON Schema, draft 2020-12):
+its keys, types and enumerations, and what each kind of rule needs. The compiler then refuses,
+naming file, rule and problem: a schema violation (with the rule, case and key path), a quote not
+at its place, an unknown concept or fact, an undeclared variable, a fact the chart vocabulary does
+not define for the variable's type, and a duplicate rule id. See ``corpus/rules/README.md``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import yaml
+from jsonschema import Draft202012Validator, ValidationError
 from rdflib import URIRef
 
 from kg.corpus import CORPUS, Paragraph, Segment, work, works
@@ -37,6 +43,7 @@ from kg.procedures import PROCEDURES
 from kg.vocabulary import DK, Fact, Vocabulary, curie, sparql_prefixes, vocabulary
 
 RULES = CORPUS / "rules"
+SCHEMA = RULES / "rule.schema.json"
 KINDS = {
     "judgement": DK.JudgementRule,
     "definition": DK.DefinitionRule,
@@ -44,9 +51,9 @@ KINDS = {
     "chart-verdict": DK.ChartVerdictRule,
     "text-only": DK.TextOnlyRule,
 }
-RULE_KEYS = {
-    "id", "para", "quote", "at", "source", "kind", "topic", "vars", "when", "then", "cases", "overrides",
-    "reason", "note", "generalised",
+TYPE_NAMES = {
+    "integer": "an integer", "string": "a string", "array": "a list", "object": "a mapping",
+    "boolean": "true or false",
 }  # fmt: skip
 VAR_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
 ATOM = re.compile(r"^(?P<subject>[A-Za-z][A-Za-z0-9_]*)\.(?P<fact>[a-z][a-z-]*)(?:\s+(?P<value>.+))?$")
@@ -55,7 +62,9 @@ NOT_SAME = re.compile(r"^(?P<a>[A-Z][A-Za-z0-9_]*)\s*!=\s*(?P<b>[A-Z][A-Za-z0-9_
 
 
 class RuleError(KgError):
-    """A rule the compiler refuses; the message names file, rule id and problem."""
+    """A rule the compiler refuses; the message names file, rule id and problem. Bad input: exit 2."""
+
+    exit_code = 2
 
 
 @dataclass(frozen=True)
@@ -206,36 +215,30 @@ class RuleCompiler:
             raise self.fail(f"cannot read ({exc.strerror})") from None
         except yaml.YAMLError as exc:
             raise self.fail(f"malformed YAML: {exc}") from None
-        if not isinstance(data, dict) or "work" not in data or not isinstance(data.get("rules"), list):
-            raise self.fail("expected a mapping with 'work' and a list 'rules'")
+        problems = sorted(rule_schema().iter_errors(data), key=lambda e: _document_order(data, e))
+        if problems:
+            more = f" (and {len(problems) - 1} more in this file)" if len(problems) > 1 else ""
+            raise self.fail(_schema_problem(data, problems[0]) + more)
         if data["work"] not in works():
             raise self.fail(f"unknown work {data['work']!r}; the catalogue has {', '.join(works())}")
         compiled: list[CompiledRule] = []
         for raw in data["rules"]:
             compiled.extend(self.compile_rule(raw, data["work"], path.name))
-        for raw in data.get("unencoded") or []:
-            self.where = f"{path.name}: unencoded passage {raw!r:.60}"
-            if not isinstance(raw, dict) or set(raw) - {"para", "quote", "at", "why", "note"}:
-                raise self.fail("expected {para, quote, at?, why, note?}")
-            why = self.vocab.resolve(DK.ReasonScheme, str(raw.get("why")))
-            quote = self.quote(raw.get("para"), raw.get("quote"), raw.get("at"), data["work"])
+        for n, raw in enumerate(data.get("unencoded", []), 1):
+            self.where = f"{path.name}: {_unencoded_label(n, raw)}"
+            why = self.vocab.resolve(DK.ReasonScheme, raw["why"])
+            quote = self.quote(raw["para"], raw["quote"], raw.get("at"), data["work"])
             self.unencoded.append(Unencoded(quote, why, raw.get("note")))
         return compiled
 
     # ── one rule ───────────────────────────────────────────────────────────────────────
     def compile_rule(self, raw: dict, work_id: str, filename: str = "<rule>") -> list[CompiledRule]:
-        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
-            raise RuleError(f"{filename}: every rule needs an 'id' string (got {raw!r:.80})")
+        """One rule of a file that conforms to the schema: several when it has ``cases``."""
         self.where = f"{filename}: rule {raw['id']}"
-        unknown = set(raw) - RULE_KEYS
-        if unknown:
-            raise self.fail(f"unknown key(s) {', '.join(sorted(unknown))}")
         kind = raw.get("kind", "judgement")
-        if kind not in KINDS:
-            raise self.fail(f"unknown kind {kind!r}; expected one of {', '.join(KINDS)}")
         quotes = self.quotes(raw, work_id)
         topic = self.topic(raw, work_id, quotes[0].paragraph)
-        variables = self.declared_variables(raw.get("vars") or {})
+        variables = dict(raw.get("vars", {}))
         base = dict(
             id=raw["id"],
             work=work_id,
@@ -245,60 +248,47 @@ class RuleCompiler:
             note=raw.get("note"),
             generalised=bool(raw.get("generalised", False)),
         )
-        when = raw.get("when") or []
-        if not isinstance(when, list):
-            raise self.fail("'when' must be a list of conditions")
+        when = raw.get("when", [])
         if kind == "text-only":
             return [self.text_only(raw, base, variables, when)]
-        if kind == "exception" and not raw.get("overrides"):
-            raise self.fail("an exception needs 'overrides: <rule id>'")
         if not when and kind != "definition" and not raw.get("cases"):
             raise self.fail("no conditions: give 'when', or make it kind: text-only with a reason")
         cases = raw.get("cases")
         if cases is None:
-            return [self.with_outcome(base, variables, when, raw.get("then"), raw)]
-        if not isinstance(cases, list) or not cases:
-            raise self.fail("'cases' must be a non-empty list")
+            return [self.with_outcome(base, variables, when, raw["then"], raw)]
         rules = []
         for n, case in enumerate(cases, 1):
-            if not isinstance(case, dict) or "when" not in case:
-                raise self.fail(f"case {n} needs 'when'")
             case_id = f"{raw['id']}.{case.get('id', n)}"
-            then = {**(raw.get("then") or {}), **(case.get("then") or {})}
-            rule = self.with_outcome({**base, "id": case_id}, variables, when + list(case["when"]), then, raw)
+            then = {**raw.get("then", {}), **case.get("then", {})}
+            rule = self.with_outcome({**base, "id": case_id}, variables, when + case["when"], then, raw)
             rule.case_of = raw["id"]
             rules.append(rule)
         return rules
 
-    def with_outcome(self, base: dict, variables: dict[str, str], when: list, then: dict | None, raw: dict):
-        if not isinstance(then, dict):
-            raise self.fail("'then' must be a mapping (polarity, zh, en …)")
+    def with_outcome(self, base: dict, variables: dict[str, str], when: list, then: dict, raw: dict):
         rule = CompiledRule(**base, overrides=raw.get("overrides"))
         query = self.build(rule, variables, when)
         rule.wording, rule.gloss = then.get("zh"), then.get("en")
         if base["kind"] == "definition":
             asserts = then.get("assert")
-            if not isinstance(asserts, list) or not asserts:
+            if not asserts:
                 raise self.fail("a definition needs 'then: {assert: [X.role …]}'")
-            rule.asserts = [str(a) for a in asserts]
+            rule.asserts = list(asserts)
             rule.construct = self.construct(rule, query, asserts)
         else:
             rule.polarity = self.vocab.resolve(DK.PolarityScheme, str(then.get("polarity", "")))
             if not rule.wording:
                 raise self.fail("'then' needs 'zh': the outcome in the text's words")
-            for name, spec in (then.get("param") or {}).items():
+            for name, spec in then.get("param", {}).items():
                 rule.parameters.append(self.parameter(name, spec, variables))
         if not rule.gloss:
             raise self.fail("'then' needs 'en': an English gloss")
         return rule
 
     def text_only(self, raw: dict, base: dict, variables: dict[str, str], triggers: list) -> CompiledRule:
-        reason = raw.get("reason")
-        if not reason:
-            raise self.fail("a text-only rule needs 'reason' (computation, meta, undefined-term, damaged, …)")
         rule = CompiledRule(**base)
-        rule.reason = self.vocab.resolve(DK.ReasonScheme, str(reason))
-        then = raw.get("then") or {}
+        rule.reason = self.vocab.resolve(DK.ReasonScheme, raw["reason"])
+        then = raw["then"]
         rule.wording, rule.gloss = then.get("zh"), then.get("en")
         if not rule.gloss:
             raise self.fail("'then' needs 'en': an English gloss of what the sentence says")
@@ -310,21 +300,15 @@ class RuleCompiler:
 
     # ── provenance ─────────────────────────────────────────────────────────────────────
     def quotes(self, raw: dict, work_id: str) -> list[Quote]:
-        sources = raw.get("source") or [
-            {"para": raw.get("para"), "quote": raw.get("quote"), "at": raw.get("at")}
-        ]
-        if not isinstance(sources, list):
-            raise self.fail("'source' must be a list of {para, quote, at}")
-        return [self.quote(s.get("para"), s.get("quote"), s.get("at"), work_id) for s in sources]
+        sources = raw.get("source") or [raw]
+        return [self.quote(s["para"], s["quote"], s.get("at"), work_id) for s in sources]
 
-    def quote(self, para, text, at, work_id: str) -> Quote:
+    def quote(self, para: int, text: str, at: int | None, work_id: str) -> Quote:
         paragraphs = work(work_id).paragraphs
-        if not isinstance(para, int) or para not in paragraphs:
+        if para not in paragraphs:
             raise self.fail(
                 f"paragraph {para!r} is not a Chinese paragraph of {work_id} (even numbers 2–{max(paragraphs)})"
             )
-        if not isinstance(text, str) or not text:
-            raise self.fail("no quote")
         paragraph = paragraphs[para]
         if at is not None:
             if paragraph.text[at : at + len(text)] != text:
@@ -353,18 +337,6 @@ class RuleCompiler:
             raise self.fail(str(exc)) from None
 
     # ── variables and conditions ───────────────────────────────────────────────────────
-    def declared_variables(self, raw: dict) -> dict[str, str]:
-        if not isinstance(raw, dict):
-            raise self.fail("'vars' must be a mapping {Name: type}")
-        for name, vtype in raw.items():
-            if not VAR_NAME.match(str(name)):
-                raise self.fail(f"variable name {name!r} must start with a capital letter")
-            if vtype not in self.vocab.variable_types:
-                raise self.fail(
-                    f"variable {name}: unknown type {vtype!r}; known: {', '.join(sorted(self.vocab.variable_types))}"
-                )
-        return {str(k): str(v) for k, v in raw.items()}
-
     def build(self, rule: CompiledRule, variables: dict[str, str], conditions: list) -> _Query:
         q = _Query(self, variables)
         bound = {"reading"}
@@ -389,35 +361,29 @@ class RuleCompiler:
         for cond in conditions:
             if isinstance(cond, str):
                 self.atom(q, cond.strip(), bound, top, subselect)
-            elif isinstance(cond, dict) and len(cond) >= 1 and "any" in cond:
+            elif "any" in cond:
                 self.any(q, cond["any"], bound, subselect)
-            elif isinstance(cond, dict) and set(cond) == {"not"}:
+            elif "not" in cond:
                 inner = self.nested(q, cond["not"], set(bound), subselect)
                 q.emit("FILTER NOT EXISTS {", "FILTER NOT EXISTS {")
                 for c, t in inner:
                     q.emit("  " + c, "  " + t)
                 q.emit("}")
-            elif isinstance(cond, dict) and "count" in cond:
-                self.count(q, cond, bound)
             else:
-                raise self.fail(f"cannot read condition {cond!r}")
+                self.count(q, cond, bound)
 
-    def nested(self, q: _Query, conditions, bound: set[str], subselect: bool) -> list[tuple[str, str]]:
-        if not isinstance(conditions, list):
-            raise self.fail(f"expected a list of conditions, got {conditions!r}")
+    def nested(self, q: _Query, conditions: list, bound: set[str], subselect: bool) -> list[tuple[str, str]]:
         start = len(q.concrete)
         self.block(q, conditions, bound, top=False, subselect=subselect)
         pairs = list(zip(q.concrete[start:], q.template[start:], strict=True))
         del q.concrete[start:], q.template[start:]
         return pairs
 
-    def any(self, q: _Query, branches, bound: set[str], subselect: bool) -> None:
-        if not isinstance(branches, list) or len(branches) < 2:
-            raise self.fail("'any' needs a list of at least two alternatives, each a list of conditions")
+    def any(self, q: _Query, branches: list[list], bound: set[str], subselect: bool) -> None:
         groups, bound_sets = [], []
         for branch in branches:
             local = set(bound)
-            groups.append(self.nested(q, branch if isinstance(branch, list) else [branch], local, subselect))
+            groups.append(self.nested(q, branch, local, subselect))
             bound_sets.append(local)
         for i, group in enumerate(groups):
             q.emit("{" if i == 0 else "} UNION {")
@@ -428,20 +394,16 @@ class RuleCompiler:
         q.shown |= set.union(*bound_sets)
 
     def count(self, q: _Query, cond: dict, bound: set[str]) -> None:
-        var, vtype = cond.get("count"), cond.get("type")
-        if not isinstance(var, str) or not VAR_NAME.match(var) or var in q.variables:
-            raise self.fail(f"count: 'count' must name a new variable (got {var!r})")
-        if vtype not in self.vocab.variable_types:
-            raise self.fail(f"count {var}: unknown type {vtype!r}")
+        var, vtype = cond["count"], cond["type"]
+        if var in q.variables:
+            raise self.fail(f"count: 'count' must name a new variable ({var} is declared in 'vars')")
         lo, hi = cond.get("min"), cond.get("max")
-        if lo is None and hi is None:
-            raise self.fail(f"count {var}: give 'min' and/or 'max'")
         outer = q.variables
         q.variables = {var: vtype}
         local = {"reading"}
         self.bind(q, var, vtype, local)
         binding = q.concrete.pop(), q.template.pop()
-        inner = self.nested(q, cond.get("where") or [], local, subselect=True)
+        inner = self.nested(q, cond.get("where", []), local, subselect=True)
         q.variables = outer
         tests = [f"COUNT(DISTINCT ?{var}) >= {int(lo)}"] if lo is not None else []
         if hi is not None:
@@ -591,6 +553,96 @@ class RuleCompiler:
             triples.append(f"?{m['subject']} {curie(found.iri)} {_short(term)} .")
         where = rule.query.split(" WHERE ", 1)[1]
         return f"{sparql_prefixes()}CONSTRUCT {{ {' '.join(triples)} }} WHERE {where}"
+
+
+@cache
+def rule_schema() -> Draft202012Validator:
+    """The rule-file format, ``corpus/rules/rule.schema.json``, as a JSON Schema validator."""
+    return Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+
+
+def _document_order(data: object, error: ValidationError) -> tuple[tuple[int, ...], bool]:
+    """Where a schema problem sits in the file (the position of each key or item along its path),
+    an unknown key before any other problem of the same mapping."""
+    order, node = [], data
+    for step in error.absolute_path:
+        order.append(list(node).index(step) if isinstance(node, dict) else step)
+        node = node[step]
+    return tuple(order), error.validator != "additionalProperties"
+
+
+def _schema_problem(data: object, error: ValidationError) -> str:
+    """A schema violation as ``rule <id>: case <id>: <key path>: <problem>``.
+
+    Items of a list are counted from 1 (``when[2].any[1]``), as the cases of a rule are.
+    """
+    where, path, node = [], list(error.absolute_path), data
+    if len(path) > 1 and path[0] in ("rules", "unencoded"):
+        section, index, path = path[0], path[1], path[2:]
+        node = data[section][index]
+        if section == "unencoded":
+            where.append(_unencoded_label(index + 1, node))
+        else:
+            named = isinstance(node, dict) and isinstance(node.get("id"), str)
+            where.append(f"rule {node['id'] if named else index + 1}")
+        if len(path) > 1 and path[0] == "cases":
+            n, path = path[1] + 1, path[2:]
+            node = node["cases"][n - 1]
+            where.append(f"case {node.get('id', n) if isinstance(node, dict) else n}")
+    keys = ""
+    for step in path:
+        keys += f"[{step + 1}]" if isinstance(node, list) else f".{step}" if keys else str(step)
+        node = node[step]
+    return ": ".join([*where, *([keys] if keys else []), _schema_message(error)])
+
+
+def _schema_message(error: ValidationError) -> str:
+    """What is wrong, in the words of the schema: its titles name enumerations, its descriptions explain."""
+    keyword, expected, found, schema = error.validator, error.validator_value, error.instance, error.schema
+    why = f" ({schema['description']})" if "description" in schema else ""
+    if keyword == "additionalProperties":
+        unknown = [key for key in found if key not in schema["properties"]]
+        message = f"unknown key{'s' * (len(unknown) > 1)} " + ", ".join(map(repr, unknown))
+        if all(found[key] is None for key in unknown):
+            return f"{message} — quote a value that contains ', '"
+        return f"{message}; expected one of {', '.join(schema['properties'])}"
+    if keyword == "required":
+        return "needs " + ", ".join(repr(key) for key in expected if key not in found) + why
+    if keyword == "type":
+        return f"must be {TYPE_NAMES[expected]}, not {_kind_of(found)}"
+    if keyword == "enum":
+        return f"unknown {schema.get('title', 'value')} {found!r}; expected one of {', '.join(expected)}"
+    if keyword == "const":
+        return f"must be {expected!r}{why}"
+    if keyword == "pattern":
+        return f"{found!r} is not {schema.get('description', f'of the form {expected}')}"
+    if keyword == "not":
+        return f"not allowed{why}"
+    if keyword == "minItems":
+        return f"needs at least {expected} item{'s' * (expected > 1)}"
+    if keyword == "minLength":
+        return "must not be empty"
+    if keyword == "minimum":
+        return f"must be at least {expected}"
+    return schema.get("description", error.message)
+
+
+def _kind_of(value: object) -> str:
+    """A YAML value's kind, as a refusal names it (``a string ('6')``)."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return str(value).lower()
+    kinds = {int: "an integer", float: "a number", str: "a string", list: "a list", dict: "a mapping"}
+    kind = kinds.get(type(value), type(value).__name__)
+    return f"{kind} ({value!r:.40})" if isinstance(value, str | int | float) else kind
+
+
+def _unencoded_label(n: int, raw: object) -> str:
+    """How a refusal names an entry of ``unencoded`` (a passage that is no rule: 敘述, 標目, 斷例)."""
+    if not isinstance(raw, dict):
+        return f"unencoded passage {n}"
+    return f"unencoded passage {n} (¶{raw.get('para')} {str(raw.get('quote'))[:12]})"
 
 
 def _covering(paragraph: Paragraph, start: int, end: int) -> tuple[Segment, ...]:

@@ -1,10 +1,15 @@
 """The rule compiler: what it produces, and every refusal with its message."""
 
+import json
+import shutil
 import textwrap
 
 import pytest
+import yaml
+from jsonschema import Draft202012Validator
 
-from kg.compile import RuleCompiler, RuleError
+from kg.compile import RULES, SCHEMA, RuleCompiler, RuleError, rule_schema
+from kg.vocabulary import DK, vocabulary
 
 GOOD = """
   - id: t.leak
@@ -14,6 +19,19 @@ GOOD = """
     when: [L.relative 父, H.under L, H.element 水, H.relative 鬼]
     then: {polarity: 凶, zh: 棟必漏, en: the roof will leak}
 """
+
+
+PILLAR = """
+  - id: t.pillar
+    para: 2
+    quote: 陽為棟柱，陰為棟樑也。
+    vars: {L: line}
+    when: [L.position 6]
+    cases:
+      - {id: yang, when: [L.yinyang 陽], then: {polarity: 中, zh: 陽為棟柱, en: the upright pillar}}
+      - {id: yin, when: [L.yinyang 陰], then: {polarity: 中, zh: 陰為棟樑, en: the cross-beam}}
+"""
+LABEL = "unencoded:\n  - {para: 4, quote: （出管公口訣。）, why: label}\n"
 
 
 def compile_text(tmp_path, rules: str, work: str = "yiyin", name: str = "t.yaml"):
@@ -139,3 +157,170 @@ def test_a_class_of_generals_stands_for_its_members(tmp_path):
         named = {g for g in members["ji"] | members["xiong"] if f"general:{g}" in rule.query}
         assert named == members[name]
         assert f"{name}jiang" in {str(m).rsplit("/", 1)[1] for m in rule.mentions}
+
+
+# ── the schema (corpus/rules/rule.schema.json) ─────────────────────────────────────────────
+
+
+def test_the_schema_is_a_valid_draft_2020_12_schema():
+    Draft202012Validator.check_schema(json.loads(SCHEMA.read_text(encoding="utf-8")))
+
+
+def test_the_schema_enumerations_are_the_ontologys():
+    """Variable types (dk:VariableType), polarities (吉凶) and reasons (不可編碼之由) as ontology/ defines them."""
+    defs = rule_schema().schema["$defs"]
+    vocab = vocabulary()
+    assert set(defs["variableType"]["enum"]) == set(vocab.variable_types)
+    assert set(defs["polarity"]["enum"]) == {vocab.label(c) for c in vocab.concepts(DK.PolarityScheme)}
+    reasons = {str(c).rsplit("/", 1)[1] for c in vocab.concepts(DK.ReasonScheme)}
+    assert set(defs["textOnlyReason"]["enum"]) | set(defs["unencodedReason"]["enum"]) == reasons
+    assert not set(defs["textOnlyReason"]["enum"]) & set(defs["unencodedReason"]["enum"])
+
+
+@pytest.mark.parametrize("path", sorted(RULES.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_rule_file_conforms_to_the_schema(path):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert [e.message for e in rule_schema().iter_errors(data)] == []
+
+
+def test_rules_with_cases_and_unencoded_passages_compile(tmp_path):
+    yang, yin = compile_text(tmp_path, PILLAR + LABEL)
+    assert (yang.id, yin.id, yin.case_of) == ("t.pillar.yang", "t.pillar.yin", "t.pillar")
+
+
+def test_a_gloss_cut_at_a_comma_is_an_unknown_key(tmp_path):
+    """Unquoted in a flow mapping, ``en: the roof, it will leak`` is ``en: the roof`` and a key."""
+    message = refusal(tmp_path, GOOD.replace("en: the roof will leak", "en: the roof, it will leak"))
+    assert (
+        message == "t.yaml: rule t.leak: then: unknown key 'it will leak' — quote a value that contains ', '"
+    )
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        (
+            GOOD.replace("vars:", "colour: red\n    vars:"),
+            "t.yaml: rule t.leak: unknown key 'colour'; expected one of id, para, quote,",
+        ),
+        (
+            PILLAR.replace("en: the cross-beam}}", "en: the cross-beam}, note: 棟樑}"),
+            "t.yaml: rule t.pillar: case yin: unknown key 'note'; expected one of id, when, then",
+        ),
+        (
+            GOOD + LABEL.replace("why: label", "why: label, because: 出管公"),
+            "t.yaml: unencoded passage 1 (¶4 （出管公口訣。）): unknown key 'because'",
+        ),
+        (GOOD + "colour: red\n", "t.yaml: unknown key 'colour'; expected one of work, rules, unencoded"),
+    ],
+    ids=["rule", "case", "unencoded", "file"],
+)
+def test_unknown_key(tmp_path, rules, message):
+    assert refusal(tmp_path, rules).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("para: 6", 'para: "6"', "rule t.leak: para: must be an integer, not a string ('6')"),
+        (
+            "when: [L.relative 父, H.under L, H.element 水, H.relative 鬼]",
+            "when: L.relative 父",
+            "when: must be a list",
+        ),
+        (
+            "vars: {L: line, H: hidden-line}",
+            "vars: [L, H]",
+            "rule t.leak: vars: must be a mapping, not a list",
+        ),
+        ("en: the roof will leak", "en: yes", "then.en: must be a string, not true"),
+        ("H.relative 鬼]", "3]", "rule t.leak: when[4]: must be a string, not an integer (3)"),
+        ("H.relative 鬼]", "{any: [[L.moving]]}]", "rule t.leak: when[4].any: needs at least 2 items"),
+    ],
+)
+def test_wrong_type(tmp_path, old, new, message):
+    assert message in refusal(tmp_path, GOOD.replace(old, new))
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        (GOOD.replace("    quote: 父下伏水鬼，棟必漏也。\n", ""), "rule t.leak: needs 'quote' (or 'source')"),
+        (
+            GOOD.replace("    then: {polarity: 凶, zh: 棟必漏, en: the roof will leak}\n", ""),
+            "needs 'then' (or 'cases')",
+        ),
+        (
+            PILLAR.replace("{id: yin, when: [L.yinyang 陰], ", "{id: yin, "),
+            "rule t.pillar: case yin: needs 'when'",
+        ),
+        (GOOD + LABEL.replace(", why: label", ""), "unencoded passage 1 (¶4 （出管公口訣。）): needs 'why'"),
+        (
+            GOOD.replace("vars:", "kind: exception\n    vars:"),
+            "needs 'overrides' (an exception names the rule it cancels)",
+        ),
+        (
+            GOOD.replace("H.relative 鬼]", "{count: N, type: line, where: [N.moving]}]"),
+            "rule t.leak: when[4]: a count gives 'min' and/or 'max'",
+        ),
+    ],
+    ids=["quote", "then", "case-when", "why", "overrides", "count-bound"],
+)
+def test_missing_required_field(tmp_path, rules, message):
+    assert message in refusal(tmp_path, rules)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "vars:",
+            "kind: judgment\n    vars:",
+            "kind: unknown kind 'judgment'; expected one of judgement, definition,",
+        ),
+        (
+            "polarity: 凶",
+            "polarity: 大凶",
+            "then.polarity: unknown polarity '大凶'; expected one of 吉, 凶, 吉凶參半, 中",
+        ),
+        (
+            "vars:",
+            "kind: text-only\n    reason: unclear\n    vars:",
+            "reason: unknown reason 'unclear'; expected one of computation, meta, undefined-term,",
+        ),
+        ("vars:", "kind: text-only\n    reason: narrative\n    vars:", "unknown reason 'narrative'"),
+        ("H: hidden-line", "H: hidden", "vars.H: unknown type 'hidden'; expected one of line, changed-line,"),
+    ],
+    ids=["kind", "polarity", "reason", "unencoded-reason-in-a-rule", "variable-type"],
+)
+def test_bad_enumeration_value(tmp_path, old, new, message):
+    assert message in refusal(tmp_path, GOOD.replace(old, new))
+
+
+def test_a_reason_belongs_to_a_text_only_rule(tmp_path):
+    message = refusal(tmp_path, GOOD.replace("vars:", "reason: damaged\n    vars:"))
+    assert "rule t.leak: needs 'kind' (only a text-only rule has a reason)" in message
+
+
+def test_the_first_problem_of_the_file_is_named(tmp_path):
+    broken = GOOD.replace("para: 6", 'para: "6"')
+    rules = broken.replace("t.leak", "t.first") + broken.replace("t.leak", "t.second")
+    assert refusal(tmp_path, rules).endswith(
+        "rule t.first: para: must be an integer, not a string ('6') (and 1 more in this file)"
+    )
+
+
+def test_a_cut_gloss_in_the_real_rule_files_fails_the_compile(tmp_path):
+    for path in RULES.glob("*.yaml"):
+        shutil.copy(path, tmp_path / path.name)
+    target = tmp_path / "huangjince.yaml"
+    text = target.read_text(encoding="utf-8")
+    quoted = 'en: "public or private, the money goes as wished"'
+    assert text.count(quoted) == 1
+    target.write_text(text.replace(quoted, quoted.replace('"', "")), encoding="utf-8")
+    with pytest.raises(RuleError) as exc:
+        RuleCompiler().compile_all(tmp_path)
+    assert str(exc.value) == (
+        "huangjince.yaml: rule huangjince.qiucai.cai-wang-fu-xing: then: "
+        "unknown key 'the money goes as wished' — quote a value that contains ', '"
+    )
