@@ -56,12 +56,12 @@ NOBLE_TABLES: dict[str, NobleTable] = {
         _pairs("未丑 申子 酉亥 亥酉 丑未 子申 丑未 寅午 卯巳 巳卯"),
     ),
 }
-"""天乙貴人 variants (notes/liuyao-tables.md §4.14, notes/liuren-algorithm.md §4.8). Default: A."""
+"""天乙貴人 variants (docs/liuyao-doctrine.md §4.14, docs/liuren-doctrine.md §4.8). Default: A."""
 
 DEFAULT_NOBLE_TABLE = "A"
 
 
-# ── the other 神煞 (notes/liuyao-tables.md §4.14) ────────────────────────────────────────────
+# ── the other 神煞 (docs/liuyao-doctrine.md §4.14) ────────────────────────────────────────────
 
 
 class Basis(StrEnum):
@@ -135,7 +135,7 @@ def _by_group(water: str, fire: str, metal: str, wood: str) -> tuple[Star | None
     return tuple(by_branch[b] for b in Branch)
 
 
-_NOTES = "notes/liuyao-tables.md §4.14"
+_NOTES = "docs/liuyao-doctrine.md §4.14"
 _SHARED = "《卜筮全書》 / 《易林補遺》 tradition, shared with 子平 (《三命通會》, 《淵海子平》)"
 
 LU = StarTable(
@@ -224,7 +224,7 @@ TIAN_SHE: dict[Branch, tuple[Stem, Branch]] = {
     for season, day in (("寅卯辰", "戊寅"), ("巳午未", "甲午"), ("申酉戌", "戊申"), ("亥子丑", "甲子"))
     for m in (Branch.from_char(c) for c in season)
 }
-"""天赦日 by month: 春戊寅, 夏甲午, 秋戊申, 冬甲子 (《協紀辨方書》; notes §4.14). A day, not a line."""
+"""天赦日 by month: 春戊寅, 夏甲午, 秋戊申, 冬甲子 (《協紀辨方書》; docs/liuyao-doctrine.md §4.14). A day, not a line."""
 
 
 def is_tian_she(month: Branch, day_stem: Stem, day_branch: Branch) -> bool:
