@@ -135,6 +135,8 @@ def show_reading(chart_text: str, chart_json: dict, facts: Graph, topic, fmt: st
 
 
 def _system_commands() -> None:
+    """kg chart and kg reading for each chart system. Importing the systems also registers their
+    procedures (kg.registry), which retrieval runs for ``kg match`` and ``kg reading``."""
     from kg.liuren import commands as liuren
     from kg.liuyao import commands as liuyao
 

@@ -39,7 +39,6 @@ from rdflib import URIRef
 
 from kg.corpus import CORPUS, Paragraph, Segment, work, works
 from kg.errors import KgError
-from kg.procedures import PROCEDURES
 from kg.vocabulary import DK, Fact, Vocabulary, curie, sparql_prefixes, vocabulary
 
 RULES = CORPUS / "rules"
@@ -527,9 +526,10 @@ class RuleCompiler:
     # ── outcomes ───────────────────────────────────────────────────────────────────────
     def parameter(self, name: str, spec, variables: dict[str, str]) -> Parameter:
         if (call := PROCEDURE_CALL.match(str(spec))) and call["subject"] in variables:
-            if call["procedure"] not in PROCEDURES:
+            if call["procedure"] not in self.vocab.procedures:
+                known = ", ".join(sorted(self.vocab.procedures))
                 raise self.fail(
-                    f"parameter {name}: unknown procedure {call['procedure']!r}; known: {', '.join(PROCEDURES)}"
+                    f"parameter {name}: unknown procedure {call['procedure']!r} (ontology/divkg.ttl declares: {known})"
                 )
             return Parameter(str(name), call["subject"], procedure=call["procedure"])
         m = ATOM.match(str(spec))

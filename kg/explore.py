@@ -5,18 +5,22 @@ works; every node has ``kind`` and ``label``. Edges carry ``relation``: ``mentio
 concept), ``topic`` (rule → topic), ``broader`` (topic → topic), ``derivedFrom`` (rule →
 sentence), ``work`` (sentence or rule → work).
 
-Contradictions are candidate conflicts for a reader to judge: two rules with opposite
-polarities (吉 against 凶) on one topic chain (one's topic equals or is broader than the
-other's) that share a mentioned concept, where the condition constants of one are contained in
-the other's (the constant facts ``dk:requires``, or else the mentioned concepts). Two cases of one
-sentence (``dk:caseOf``) and a rule with the exception that overrides it are not contradictions:
-the text itself separates them.
+Contradictions are candidate conflicts for a reader to judge: two verdicts of opposite polarity
+(吉 against 凶; 吉凶參半 and 中 oppose nothing) on one topic chain (one's topic equals or is
+broader than the other's) where every condition of one rule, the *general*, is also a condition of
+the other, the *specific*: wherever the specific rule applies, the general one applies too. The
+conditions are read back from each rule's compiled query (its constant atoms, which include
+``dk:requires``, its relations between entities, and its ``any``, ``not`` and ``count`` groups)
+and compared entity by entity whatever the variables are called. Two cases of one sentence
+(``dk:caseOf``) and a rule with the exception that overrides it are not contradictions: the text
+itself separates them. Text-only rules are left out: their triggers are not their conditions.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
+import re
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -26,7 +30,7 @@ import networkx as nx
 
 from kg.cite import Citation, Resolver
 from kg.concordance import concepts_labelled
-from kg.errors import InputError
+from kg.errors import InputError, KgError
 from kg.match import KnowledgeGraph
 from kg.vocabulary import curie
 
@@ -156,53 +160,206 @@ def similar(g: nx.Graph, rule: str) -> list[tuple[str, float, frozenset[str]]]:
     return sorted(scored, key=lambda x: (-x[1], g.nodes[x[0]]["label"]))
 
 
+POLAR = {"ji": "吉", "xiong": "凶"}
+"""The polarities that oppose. 吉凶參半 (mixed) is the text weighing both sides itself and 中
+(neutral) names no outcome: neither opposes a verdict, so pairs with them are not reported."""
+
+VERDICT_KINDS = frozenset({"JudgementRule", "ChartVerdictRule", "ExceptionRule"})
+"""Rules whose conditions are their full conditions; a text-only rule's triggers are partial."""
+
+READING = "reading"
+_TRIPLE = re.compile(
+    r"^\?(?P<s>\w+) (?P<p>\S+) (?P<o>\S+) \.(?: FILTER\(\?(?P<f>\w+) IN \((?P<values>[^)]*)\)\))?$"
+)
+_DISTINCT = re.compile(r"^FILTER\(\?(?P<a>\w+) != \?(?P<b>\w+)\)$")
+_VARIABLE = re.compile(r"\?(\w+)")
+
+
+@dataclass(frozen=True)
+class Group:
+    """An ``any``, ``not`` or ``count`` group of a query, verbatim; for ``any``, its alternatives."""
+
+    text: str
+    branches: tuple[Conditions, ...]
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """A rule's compiled query read back as conditions on its entities (the reading, the variables).
+
+    ``atoms``: (entity, fact, allowed values) for a fact with a constant value (one value, or the
+    values of ``a|b``); ``links``: (entity, property, entity), the bindings (``?reading dk:line
+    ?L``) and the relations (``?D dk:ke ?G``); ``distinct``: pairs ``X != Y``; ``groups``: the
+    ``any``, ``not`` and ``count`` groups."""
+
+    atoms: frozenset[tuple[str, str, frozenset[str]]]
+    links: frozenset[tuple[str, str, str]]
+    distinct: frozenset[frozenset[str]]
+    groups: tuple[Group, ...]
+
+    @property
+    def entities(self) -> frozenset[str]:
+        """The entities the conditions outside the groups speak of."""
+        named = {a[0] for a in self.atoms} | {x for s, _, o in self.links for x in (s, o)}
+        return frozenset(named.union(*self.distinct))
+
+
+def read_conditions(query: str) -> Conditions:
+    """The conditions of a query as :mod:`kg.compile` writes it: one condition a line, a group from
+    the line that opens it to the line that closes it, each level indented two more spaces."""
+    body = query.split(" WHERE {\n", 1)[1].rsplit("\n}", 1)[0]
+    return _read([line[2:] for line in body.split("\n")])
+
+
+def _read(lines: list[str]) -> Conditions:
+    atoms, links, distinct, groups, group = set(), set(), set(), [], []
+    for text in lines:
+        if group or text.endswith("{"):
+            group.append(text)
+            if text.startswith("}") and not text.endswith("{"):
+                groups.append(_group(group))
+                group = []
+        elif m := _DISTINCT.match(text):
+            distinct.add(frozenset((m["a"], m["b"])))
+        elif not (m := _TRIPLE.match(text)):
+            raise KgError(f"cannot read the query line {text!r}: not in the form kg/compile.py writes")
+        elif m["f"]:
+            atoms.add((m["s"], m["p"], frozenset(v.strip() for v in m["values"].split(","))))
+        elif m["o"].startswith("?"):
+            links.add((m["s"], m["p"], m["o"][1:]))
+        elif m["p"] != "a":
+            atoms.add((m["s"], m["p"], frozenset((m["o"],))))
+    return Conditions(frozenset(atoms), frozenset(links), frozenset(distinct), tuple(groups))
+
+
+def _group(lines: list[str]) -> Group:
+    """A group; an ``any`` (``{ … } UNION { … }``) with its alternatives read as conditions."""
+    text = "\n".join(lines)
+    if lines[0] != "{":
+        return Group(text, ())
+    branches, branch = [], []
+    for line in lines[1:]:
+        if line.startswith(" "):
+            branch.append(line[2:])
+        else:
+            branches.append(_read(branch))
+            branch = []
+    return Group(text, tuple(branches))
+
+
+def _canonical(text: str, names: dict[str, str]) -> str:
+    """A group's text with the entities in ``names`` renamed and its own variables numbered in order."""
+    local: dict[str, str] = {}
+
+    def rename(m: re.Match) -> str:
+        return "?" + (names[m[1]] if m[1] in names else local.setdefault(m[1], f"_{len(local)}"))
+
+    return _VARIABLE.sub(rename, text)
+
+
+class _Target:
+    """The more specific rule's conditions, indexed for :func:`contains`."""
+
+    def __init__(self, conditions: Conditions, broader: dict[str, set[str]]) -> None:
+        self.entities = sorted(conditions.entities - {READING})
+        self.links = {(s, q, o) for s, p, o in conditions.links for q in (p, *broader.get(p, ()))}
+        self.distinct = conditions.distinct
+        self.groups = {_canonical(g.text, {e: e for e in conditions.entities}) for g in conditions.groups}
+        self.atoms: dict[str, list[tuple[str, frozenset[str]]]] = defaultdict(list)
+        for entity, fact, values in conditions.atoms:
+            self.atoms[entity].append((fact, values))
+
+    def implies(self, general: Conditions, entity: str, target: str) -> bool:
+        """``target`` holds every atom ``general`` requires of ``entity`` (``a`` implies ``a|b``)."""
+        return all(
+            any(f == fact and held <= values for f, held in self.atoms[target])
+            for e, fact, values in general.atoms
+            if e == entity
+        )
+
+    def embeds(self, general: Conditions, fixed: dict[str, str]) -> bool:
+        """Some mapping of ``general``'s entities, extending ``fixed``, makes each of its conditions
+        one of the target's: atoms and links by :meth:`implies` and the links held, ``X != Y`` as
+        such, a group as it is (after renaming) or, for an ``any``, one alternative embedded."""
+        if not all(self.implies(general, e, t) for e, t in fixed.items()):
+            return False
+        free = general.entities - fixed.keys()
+        options = {e: [t for t in self.entities if self.implies(general, e, t)] for e in free}
+        order = sorted(options, key=lambda e: (len(options[e]), e))
+
+        def linked(mapping: dict[str, str]) -> bool:
+            return all(
+                (mapping[s], p, mapping[o]) in self.links
+                for s, p, o in general.links
+                if s in mapping and o in mapping
+            )
+
+        def complete(mapping: dict[str, str]) -> bool:
+            distinct = all(frozenset(mapping[x] for x in pair) in self.distinct for pair in general.distinct)
+            return distinct and all(
+                _canonical(g.text, mapping) in self.groups or any(self.embeds(b, mapping) for b in g.branches)
+                for g in general.groups
+            )
+
+        def extend(mapping: dict[str, str], i: int) -> bool:
+            if i == len(order):
+                return linked(mapping) and complete(mapping)
+            for target in options[order[i]]:
+                mapping[order[i]] = target
+                if linked(mapping) and extend(mapping, i + 1):
+                    return True
+                del mapping[order[i]]
+            return False
+
+        return extend(dict(fixed), 0)
+
+
+def contains(general: Conditions, specific: Conditions, broader: dict[str, set[str]]) -> bool:
+    """Every condition of ``general`` is a condition of ``specific``, for some mapping of the general
+    rule's entities onto the specific rule's: matched by their atoms and links, whatever the
+    variables are called (two entities may map onto one). ``broader``: a property's super-properties
+    (dk:firstTransmission → dk:transmission), so a binding implies the broader one."""
+    return _Target(specific, broader).embeds(general, {READING: READING})
+
+
 @dataclass(frozen=True)
 class Contradiction:
-    """Two rules whose conditions overlap and whose polarities oppose."""
+    """Two rules of opposite polarity where the conditions of ``specific`` contain those of
+    ``general``: wherever the specific rule applies, the general one applies too."""
 
-    good: str
-    bad: str
-    shared: frozenset[str]
-    basis: str  # "requires" | "mentions"
+    general: str
+    specific: str
     across: bool
-
-
-def _constants(kg: KnowledgeGraph, rule: str) -> frozenset[tuple[str, str, str]]:
-    return frozenset((b, p, v) for b, facts in kg.rules[rule].requires.values() for p, v in facts)
-
-
-def _contained(a: frozenset, b: frozenset) -> bool:
-    return bool(a) and bool(b) and (a <= b or b <= a)
+    """The two rules come from different works."""
 
 
 def contradictions(kg: KnowledgeGraph, g: nx.Graph) -> list[Contradiction]:
-    """Rule pairs with opposite polarities whose conditions overlap (see the module docstring)."""
-    sets = mentions(g)
-    polar = {"ji": [], "xiong": []}
-    for rule in sets:
-        polar.get(g.nodes[rule]["polarity"], []).append(rule)
+    """Rule pairs with opposite polarities whose conditions contain each other (module docstring)."""
+    broader: dict[str, set[str]] = defaultdict(set)
+    for row in kg.query("SELECT ?p ?b WHERE { ?p rdfs:subPropertyOf+ ?b }"):
+        broader[curie(row["p"].value)].add(curie(row["b"].value))
+    conditions = {
+        row["r"].value: read_conditions(row["q"].value)
+        for row in kg.query("SELECT ?r ?q WHERE { ?r a dk:Rule ; dk:query ?q }")
+    }
+    polar: dict[str, list[str]] = {"ji": [], "xiong": []}
+    for rule, data in g.nodes(data=True):
+        if data["kind"] == "rule" and data["ruleKind"] in VERDICT_KINDS and rule in conditions:
+            polar.get(data["polarity"], []).append(rule)
     found = []
     for good in sorted(polar["ji"]):
         for bad in sorted(polar["xiong"]):
-            a, b, shared = kg.rules[good], kg.rules[bad], sets[good] & sets[bad]
+            a, b = kg.rules[good], kg.rules[bad]
             case = g.nodes[good]["caseOf"]
-            if (
-                not shared
-                or (case and case == g.nodes[bad]["caseOf"])
-                or a.overrides == bad
-                or b.overrides == good
-            ):
+            if (case and case == g.nodes[bad]["caseOf"]) or a.overrides == bad or b.overrides == good:
                 continue
             if a.topic not in kg.topic_chain(b.topic) and b.topic not in kg.topic_chain(a.topic):
                 continue
-            if _contained(_constants(kg, good), _constants(kg, bad)):
-                basis = "requires"
-            elif _contained(sets[good], sets[bad]):
-                basis = "mentions"
-            else:
-                continue
             across = _work(g, good) != _work(g, bad)
-            found.append(Contradiction(good, bad, shared, basis, across))
+            for general, specific in ((good, bad), (bad, good)):
+                if contains(conditions[general], conditions[specific], broader):
+                    found.append(Contradiction(general, specific, across))
+                    break
     return found
 
 
@@ -303,27 +460,52 @@ def similar_command(ctx: click.Context, rule: str, top: int) -> None:
         )
 
 
+def _side(citation: Citation, polarity: str) -> dict:
+    """One rule of a contradiction as ``--format json`` gives it."""
+    return {
+        "rule": citation.rule_id,
+        "polarity": POLAR[polarity],
+        "work": citation.title,
+        "paragraphs": [p.paragraph for p in citation.passages],
+        "urn": citation.urn,
+        "quotes": [p.quote for p in citation.passages],
+        "citation": citation.line(),
+    }
+
+
 @explore_group.command("contradictions")
 @click.option("--across", is_flag=True, help="Only pairs from different works.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_context
-def contradictions_command(ctx: click.Context, across: bool) -> None:
-    """Rule pairs whose conditions overlap and whose polarities oppose (吉 vs 凶), with both citations."""
+def contradictions_command(ctx: click.Context, across: bool, fmt: str) -> None:
+    """Rule pairs of opposite polarity (吉 vs 凶) where the conditions of one contain all the
+    conditions of the other, with both citations."""
     kg, g = _load(ctx)
     resolver = Resolver(kg)
-    found = [c for c in contradictions(kg, g) if c.across or not across]
-    cited: dict[str, Citation] = {}
-    for c in found:
-        scope = "across texts" if c.across else "within a text"
-        shared = "、".join(sorted(g.nodes[n]["label"] for n in c.shared))
-        click.echo(f"{scope}: shares {shared} (conditions contained, by dk:{c.basis})")
-        for rule, pol in ((c.good, "吉"), (c.bad, "凶")):
-            if rule not in cited:
-                cited[rule] = resolver.cite(g.nodes[rule]["label"])
-            citation = cited[rule]
+    pairs = []
+    for c in contradictions(kg, g):
+        if c.across or not across:
+            sides = {
+                role: _side(resolver.cite(g.nodes[rule]["label"]), g.nodes[rule]["polarity"])
+                for role, rule in (("general", c.general), ("specific", c.specific))
+            }
+            pairs.append({"across": c.across, **sides})
+    if fmt == "json":
+        click.echo(json.dumps(pairs, ensure_ascii=False, indent=2))
+        return
+    for pair in pairs:
+        works = dict.fromkeys(pair[role]["work"] for role in ("general", "specific"))
+        scope = "across works" if pair["across"] else "within"
+        click.echo(
+            f"{scope} {' / '.join(f'《{w}》' for w in works)}: where the specific rule applies, so does the general"
+        )
+        for role in ("general", "specific"):
+            side = pair[role]
+            quotes = " … ".join(f"「{q}」" for q in side["quotes"])
             click.echo(
-                f"  {pol} {citation.rule_id}: 「{citation.passages[0].quote}」\n     {citation.line()}"
+                f"  {role:<8} {side['polarity']} {side['rule']}: {quotes}\n           {side['citation']}"
             )
-    click.echo(f"{len(found)} pairs")
+    click.echo(f"{len(pairs)} pairs, {sum(p['across'] for p in pairs)} across works")
 
 
 @explore_group.command("export")

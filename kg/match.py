@@ -8,7 +8,8 @@
    rules that can possibly fire, not with all rules.
 4. Candidates sharing a query template (``dk:template``) run as one SELECT with their
    constants in a VALUES block; every solution is one way a rule applies.
-5. Exceptions mark the rule they override; text-only rules whose triggers hold (or that have
+5. Exceptions mark the applications they qualify of the rule they override (those agreeing with
+   the exception on the variables both bind); text-only rules whose triggers hold (or that have
    none) are reported as "consider".
 6. Provenance (quote, URN, citation) comes from the knowledge graph in one query.
 
@@ -26,7 +27,7 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal
 
 from kg.errors import KgError
-from kg.procedures import PROCEDURES
+from kg.registry import procedure
 from kg.vocabulary import DK, sparql_prefixes
 
 PREFIXES = sparql_prefixes()
@@ -409,15 +410,19 @@ def retrieve(
 
 
 def _mark_overridden(kg: KnowledgeGraph, results: list[Applicable]) -> None:
-    """An exception that applies overrides every application of the rule it names."""
+    """An exception that applies overrides the applications of the rule it names that it qualifies:
+    those whose bindings agree with its own on every variable both bind (same name, same entity).
+    When they bind no variable in common, it overrides every application of that rule."""
     by_rule: dict[str, list[Applicable]] = defaultdict(list)
     for a in results:
         by_rule[a.rule].append(a)
     for a in results:
         if a.kind == "exception" and a.status == "applies":
             for b in by_rule.get(kg.rules[a.rule].overrides or "", ()):
-                b.status = "overridden"
-                b.overridden_by.append(a.rule)
+                agree = all(a.bindings[v] == b.bindings[v] for v in a.bindings.keys() & b.bindings.keys())
+                if agree and a.rule not in b.overridden_by:
+                    b.status = "overridden"
+                    b.overridden_by.append(a.rule)
 
 
 def _dedupe(results: list[Applicable]) -> list[Applicable]:
@@ -468,8 +473,8 @@ def _parameter(kg: KnowledgeGraph, reading: Reading, entity: str | None, prop: s
     if entity is None:
         return "?"
     if prop.startswith("procedure:"):
-        procedure = PROCEDURES[prop.split(":", 1)[1]]
-        return f"{procedure.run(reading.store, ox.NamedNode(entity))} — {procedure.summary} ({', '.join(procedure.passages)})"
+        found = procedure(prop.split(":", 1)[1])
+        return f"{found.run(reading.store, ox.NamedNode(entity))} — {found.summary} ({', '.join(found.passages)})"
     values = [
         q.object for q in reading.store.quads_for_pattern(ox.NamedNode(entity), ox.NamedNode(prop), None)
     ]

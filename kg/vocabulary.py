@@ -151,6 +151,8 @@ class Vocabulary:
                 graph.value(p, RDFS.range),
                 bool(graph.value(p, DK.entityValued)),
             )
+        self.procedures: frozenset[str] = frozenset(str(n) for n in graph.objects(None, DK.procedureName))
+        """Names of the procedures of the texts (dk:Procedure), which rules may call in ``param``."""
         self._sub = {}
         for sub, sup in graph.subject_objects(RDFS.subClassOf):
             self._sub.setdefault(sup, set()).add(sub)

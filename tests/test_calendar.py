@@ -1,4 +1,4 @@
-"""Calendar edge cases (notes/liuyao-tables.md §5), through kg.calendar and the 六爻 entry point."""
+"""Calendar edge cases (docs/liuyao-doctrine.md §5), through kg.calendar and the 六爻 entry point."""
 
 from __future__ import annotations
 

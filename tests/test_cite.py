@@ -31,7 +31,7 @@ def test_rule_citation_text(built_graph: Path) -> None:
     out = result.output
     for fact in (
         "《易隱》",
-        "曹九錫輯、曹璿演",  # responsibility (sources.md §1)
+        "曹九錫輯、曹璿演",  # responsibility (docs/works.md §1)
         "清",
         "〈家宅占〉十三 棟樑",  # the section of ¶2–12
         "¶6, sentence 3",

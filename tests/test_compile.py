@@ -89,6 +89,12 @@ def test_fact_not_defined_for_the_variable_type(tmp_path):
     )
 
 
+def test_unknown_procedure(tmp_path):
+    """Procedure names are checked against those ontology/divkg.ttl declares (here 里數 is ``li``)."""
+    message = refusal(tmp_path, GOOD.replace("en: the roof", "param: {distance: miles(L)}, en: the roof"))
+    assert "unknown procedure 'miles'" in message and "li" in message
+
+
 def test_undeclared_variable(tmp_path):
     assert "variable X is not declared" in refusal(tmp_path, GOOD.replace("H.under L", "H.under X"))
 

@@ -16,7 +16,7 @@ def test_source_matches_the_catalogue_checksum(work):
 
 
 def test_paragraph_counts_follow_the_inventory():
-    # encoding-inventory §1.2: Chinese blocks 40 / 58 (+ the heading ¶1) / 41 / 41
+    # docs/encoding-inventory.md §1.2: Chinese blocks 40 / 58 (+ the heading ¶1) / 41 / 41
     assert {w.id: len(w.paragraphs) for w in works().values()} == {
         "yiyin": 40,
         "huangjince": 58,

@@ -1,6 +1,6 @@
 """The 大六壬 chart as RDF (kg.liuren.facts) and ``kg chart liuren`` (kg.liuren.commands).
 
-Facts are checked by SPARQL on the 癸未 lessons of notes/liuren-algorithm.md §3 (《御定六壬直指》).
+Facts are checked by SPARQL on the 癸未 lessons of docs/liuren-doctrine.md §3 (《御定六壬直指》).
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ def test_relations(g4: Graph) -> None:
     assert not _ask(g4, "?x dk:sheng ?x")
 
 
-# ── other lessons of notes §3 ────────────────────────────────────────────────────────────────
+# ── other lessons of docs/liuren-doctrine.md §3 ────────────────────────────────────────────────────────────────
 
 
 def test_guiwei_5_last_transmission_void() -> None:

@@ -1,4 +1,4 @@
-"""The twelve 癸未 lessons of notes/liuren-algorithm.md §3 and the 課體 《直指》 gives 局4–11."""
+"""The twelve 癸未 lessons of docs/liuren-doctrine.md §3 and the 課體 《直指》 gives 局4–11."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ ZHIZHI: dict[int, tuple[str, ...]] = {
     10: ("元首", "斬關", "稼穡"),
     11: ("遙克", "彈射", "勵德", "間傳"),
 }
-"""《御定六壬直指》's 課體 for 癸未 局4–11 (notes §3 column "《直指》 課體"; 9局's 見機 from its 斷曰)."""
+"""《御定六壬直指》's 課體 for 癸未 局4–11 (docs/liuren-doctrine.md §3 column "《直指》 課體"; 9局's 見機 from its 斷曰)."""
 
 
 def _chart(ju: int, options: Options = DEFAULT_OPTIONS) -> Chart:
@@ -62,14 +62,14 @@ def test_zhizhi_keti_are_derived(ju: int) -> None:
 
 
 def test_guiwei6_lide_is_reported_not_forced() -> None:
-    """notes §3: 晝 貴 巳 sits on 戌 and 夜 卯 on 申, so 貴臨卯酉 does not give 勵德 at 6局."""
+    """docs/liuren-doctrine.md §3: 晝 貴 巳 sits on 戌 and 夜 卯 on 申, so 貴臨卯酉 does not give 勵德 at 6局."""
     chart = _chart(6)
     assert "勵德" not in chart.keti_names
     assert compare_with_text(chart, ZHIZHI[6]).named_not_derived == ("勵德",)
 
 
 def test_notes_checkable_claims() -> None:
-    """The facts §3 says the derivations confirm."""
+    """The facts docs/liuren-doctrine.md §3 says the derivations confirm."""
     four, six, seven, eight, ten = _chart(4), _chart(6), _chart(7), _chart(8), _chart(10)
     assert "閉口" in four.keti_names  # 旬尾 未 on 旬首 戌
     assert six.transmissions[0].fallen_void  # 卯 sits on 空 申
@@ -87,7 +87,7 @@ def test_notes_checkable_claims() -> None:
     [("癸未", 5, "巳丑酉", "卯亥未"), ("甲申", 5, "戌午寅", "子申辰"), ("丁卯", 3, "丑亥酉", "亥酉未")],
 )
 def test_discriminating_shehai_lessons(day: str, ju: int, v3: str, v1s: str) -> None:
-    """notes §4.6: the text follows V3 (default); the depth count gives the other reading."""
+    """docs/liuren-doctrine.md §4.6: the text follows V3 (default); the depth count gives the other reading."""
     default = chart_from_inputs(day=day, ju=ju)
     kejing = chart_from_inputs(day=day, ju=ju, options=Options(shehai_variant=ShehaiVariant.KEJING))
     assert "".join(b.char for b in default.derivation.branches) == v3

@@ -21,7 +21,7 @@ from kg.liuren import (
 
 @pytest.mark.parametrize("index", range(60))
 def test_transmissions_depend_only_on_day_and_ju(index: int) -> None:
-    """The 12 (月將, 占時) pairs of one 局 give the same 四課 and 三傳 (fixtures/README.md)."""
+    """The 12 (月將, 占時) pairs of one 局 give the same 四課 and 三傳 (tests/fixtures/README.md)."""
     day = GanZhi.from_index(index).name
     by_ju: dict[int, set[tuple[str, str]]] = {}
     for general in "子丑寅卯辰巳午未申酉戌亥":
@@ -47,7 +47,7 @@ def test_transmissions_depend_only_on_day_and_ju(index: int) -> None:
     [("2024-03-20T11:00", "亥", 8), ("2024-03-20T11:07", "戌", 9), ("2024-03-20T12:00", "戌", 9)],
 )
 def test_month_general_changes_at_chunfen(moment: str, general: str, ju: int) -> None:
-    """notes §4.2: 2024-03-20 is a 癸未 day, 春分 at 11:06:25; 午時 with 戌 is 第9局."""
+    """docs/liuren-doctrine.md §4.2: 2024-03-20 is a 癸未 day, 春分 at 11:06:25; 午時 with 戌 is 第9局."""
     chart = chart_from_inputs(moment)
     assert chart.day.name == "癸未"
     assert chart.hour is Branch.WU

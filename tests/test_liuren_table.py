@@ -13,7 +13,7 @@ from kg.liuren import DEFAULT_OPTIONS, Chart, DisputedReading, Options, ShehaiVa
 
 FIXTURE = Path(__file__).parent / "fixtures" / "liuren-720.tsv"
 DISPUTED = {("戊辰", 7), ("戊戌", 7)}
-"""The two rows where the table departs from the 《指南》 涉害 rule (fixtures/README.md)."""
+"""The two rows where the table departs from the 《指南》 涉害 rule (tests/fixtures/README.md)."""
 
 
 def _rows() -> list[dict[str, str]]:
@@ -80,7 +80,7 @@ def test_table_reading_option_reproduces_all_720() -> None:
 
 
 def test_method_counts_match_the_notes() -> None:
-    """notes/liuren-algorithm.md §4.5 and fixtures/README.md "Method counts from the checker"."""
+    """docs/liuren-doctrine.md §4.5 and tests/fixtures/README.md "Method counts from the checker"."""
     counts = Counter()
     for row in ROWS:
         d = _chart(row).derivation
@@ -105,7 +105,7 @@ def test_method_counts_match_the_notes() -> None:
 
 @pytest.mark.parametrize(("variant", "differ_from_v3", "match_table"), [(ShehaiVariant.KEJING, 23, 695)])
 def test_kejing_depth_variant(variant: ShehaiVariant, differ_from_v3: int, match_table: int) -> None:
-    """notes §4.6: V1s (課經, seat and its 寄干 counted) differs from V3 on 23 局, matches 695/720."""
+    """docs/liuren-doctrine.md §4.6: V1s (課經, seat and its 寄干 counted) differs from V3 on 23 局, matches 695/720."""
     options = Options(shehai_variant=variant)
     differ = match = 0
     for row in ROWS:

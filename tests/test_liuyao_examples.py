@@ -1,4 +1,4 @@
-"""The two worked examples of 《易隱》 遷移占 (notes/liuyao-tables.md §3.1), from pillars and dates."""
+"""The two worked examples of 《易隱》 遷移占 (docs/liuyao-doctrine.md §3.1), from pillars and dates."""
 
 from __future__ import annotations
 

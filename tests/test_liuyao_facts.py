@@ -1,6 +1,6 @@
 """The 六爻 chart as RDF (kg.liuyao.facts) and ``kg chart liuyao`` (kg.liuyao.commands).
 
-Facts are checked by SPARQL on the 《易隱》 遷移占 examples A and B (notes/liuyao-tables.md §3.1).
+Facts are checked by SPARQL on the 《易隱》 遷移占 examples A and B (docs/liuyao-doctrine.md §3.1).
 """
 
 from __future__ import annotations

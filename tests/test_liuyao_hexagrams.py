@@ -1,5 +1,5 @@
-"""The 64 hexagrams: palace, generation and 世/應 against notes/liuyao-tables.md §4.2, and the
-六沖 / 六合 classes of §4.12."""
+"""The 64 hexagrams: palace, generation and 世/應 against docs/liuyao-doctrine.md §4.2, and the
+六沖 / 六合 classes of docs/liuyao-doctrine.md §4.12."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_hexagram(
 
 def test_trigram_najia_rule() -> None:
     """Yang trigrams run forward by two from 乾/震 子, 坎 寅, 艮 辰; yin ones backward from 巽 丑,
-    離 卯, 坤 未, 兌 巳; the outer half continues the sequence (notes §4.1)."""
+    離 卯, 坤 未, 兌 巳; the outer half continues the sequence (docs/liuyao-doctrine.md §4.1)."""
     start = {"乾": "子", "震": "子", "坎": "寅", "艮": "辰", "巽": "丑", "離": "卯", "坤": "未", "兌": "巳"}
     order = "子丑寅卯辰巳午未申酉戌亥"
     for t in TRIGRAMS:

@@ -1,4 +1,4 @@
-"""Invariants over all 4,096 casts (notes/liuyao-tables.md §2)."""
+"""Invariants over all 4,096 casts (docs/liuyao-doctrine.md §2)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from kg.liuyao.body import gua_shen
 from kg.liuyao.chart import Chart, cast_chart
 from kg.liuyao.hexagrams import HEXAGRAMS, hexagram
 from kg.liuyao.hidden import hidden_spirits
-from kg.liuyao.six_relatives import Relative, relative
+from kg.six_relatives import Relative, relative
 
 ALL_VALUES = list(itertools.product((6, 7, 8, 9), repeat=6))
 

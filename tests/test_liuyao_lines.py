@@ -1,4 +1,4 @@
-"""Line standing (月破, 日破, 暗動, 沖散), moving-line changes (notes §4.10–4.11) and 三合局 (§4.12)."""
+"""Line standing (月破, 日破, 暗動, 沖散), moving-line changes (docs/liuyao-doctrine.md §4.10 and docs/liuyao-doctrine.md §4.11) and 三合局 (docs/liuyao-doctrine.md §4.12)."""
 
 from __future__ import annotations
 

@@ -60,6 +60,15 @@ rules:
     vars: {L: line}
     when: [L.relative 父母, L.moving]
     then: {polarity: 中, zh: 非也, en: not so}
+  - id: t.unless-cai                # an exception to t.leak sharing no variable with it
+    para: 30
+    quote: 動變則非也。
+    kind: exception
+    topic: 家宅
+    overrides: t.leak
+    vars: {M: line}
+    when: [M.relative 妻財, M.moving]
+    then: {polarity: 中, zh: 非也, en: not so (test rule)}
 """
 
 PREFIXES = """
@@ -111,6 +120,36 @@ def test_join_on_shared_variable(kg):
 def test_exception_overrides(kg):
     moving = LEAK.replace("dk:moving false", "dk:moving true")
     assert {("t.leak", "overridden"), ("t.unless", "applies")} <= fired(kg, chart(moving))
+
+
+TWO_LEAKS = """
+<https://w3id.org/divkg/reading/t> dk:line :l2, :l4 ; dk:hiddenLine :h2, :h4 .
+:l2 dk:relative rel:fumu ; dk:moving true .
+:l4 dk:relative rel:fumu ; dk:moving false .
+:h2 dk:under :l2 ; dk:element el:water ; dk:relative rel:guangui .
+:h4 dk:under :l4 ; dk:element el:water ; dk:relative rel:guangui .
+"""
+
+
+def leak_status(kg, facts: str) -> dict[str, str]:
+    """Status of t.leak per 父母 line it binds (the line's local name)."""
+    return {
+        a.bindings["L"].rsplit("/", 1)[1]: a.status
+        for a in retrieve(kg, chart(facts))
+        if a.rule_id == "t.leak"
+    }
+
+
+def test_exception_cancels_only_the_application_it_qualifies(kg):
+    # 動變則非也 binds L as t.leak does: the moving 父母 line 2 is rescued, line 4 still leaks
+    assert leak_status(kg, TWO_LEAKS) == {"l2": "overridden", "l4": "applies"}
+    (rescued,) = [a for a in retrieve(kg, chart(TWO_LEAKS)) if a.status == "overridden"]
+    assert rescued.overridden_by == ["https://w3id.org/divkg/rule/t.unless"]
+
+
+def test_exception_sharing_no_variable_cancels_every_application(kg):
+    cai = "<https://w3id.org/divkg/reading/t> dk:line :l5 .\n:l5 dk:relative rel:qicai ; dk:moving true .\n"
+    assert leak_status(kg, TWO_LEAKS + cai) == {"l2": "overridden", "l4": "overridden"}
 
 
 def test_definition_assigns_a_role_the_judgement_uses(kg):

@@ -10,11 +10,14 @@ import pytest
 from rdflib import Graph
 
 from kg.build import build
+from kg.errors import KgError
 from kg.ganzhi import Branch
 from kg.liuren import chart_from_inputs
 from kg.liuren.facts import chart_graph, reading_iri
+from kg.liuren.procedures import XIANTIAN
 from kg.match import KnowledgeGraph, Reading, retrieve
-from kg.procedures import PROCEDURES, XIANTIAN
+from kg.registry import PROCEDURES
+from kg.vocabulary import vocabulary
 
 PREFIX_TTL = """
 @prefix dk: <https://w3id.org/divkg/> .
@@ -59,7 +62,7 @@ def test_amount_of_zi_on_wu():
     assert PROCEDURES["amount"].run(store("zi", "wu", "xiu"), spirit) == "18"
 
 
-def test_a_rule_reports_a_procedure_parameter(tmp_path):
+def test_a_rule_reports_a_procedure_parameter(tmp_path, monkeypatch):
     rules = tmp_path / "rules"
     rules.mkdir()
     (rules / "t.yaml").write_text(
@@ -81,6 +84,27 @@ def test_a_rule_reports_a_procedure_parameter(tmp_path):
     (found,) = retrieve(kg, Reading(chart))
     assert found.parameters["distance"].startswith("13里")
     assert "urn:cts:divkg:yinhezhao.qiucai-yishi.zh:76" in found.parameters["distance"]
+    # retrieval knows only the procedures a loaded chart system has registered
+    monkeypatch.delitem(PROCEDURES, "li")
+    with pytest.raises(KgError, match="unknown procedure 'li'"):
+        retrieve(kg, Reading(chart))
+
+
+def test_every_procedure_a_rule_names_is_registered(built_graph):
+    named = {
+        row["p"].value
+        for row in KnowledgeGraph.load(built_graph).query("SELECT DISTINCT ?p WHERE { ?x dk:procedure ?p }")
+    }
+    # the 《銀河棹》 procedures of ¶12, ¶40/42, ¶54, ¶66/74, ¶72 and ¶76
+    assert {"amount", "li", "counted-li", "separation", "tomb-plate", "capture-time", "lichun-board"} <= named
+    assert named <= PROCEDURES.keys()
+
+
+def test_the_procedures_the_ontology_declares_are_the_registered_ones():
+    """The compiler checks names against ontology/divkg.ttl; each chart system registers its own."""
+    import kg.liuyao  # noqa: F401  (registers the 六爻 procedures, if it has any)
+
+    assert vocabulary().procedures == PROCEDURES.keys()
 
 
 def reading_store(chart) -> tuple[ox.Store, dict[str, ox.NamedNode]]:

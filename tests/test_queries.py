@@ -116,7 +116,9 @@ def test_works(store: ox.Store) -> None:
 
 def test_topics(store: ox.Store) -> None:
     broader = {r["topic"]: r.get("broader") for r in run(store, "topics.rq")}
-    assert broader["棟梁"] == "家宅" and broader["放債"] == "求財"  # DESIGN §4: 家宅 > 棟梁, 求財 > 放債
+    assert (
+        broader["棟梁"] == "家宅" and broader["放債"] == "求財"
+    )  # docs/architecture.md §4: 家宅 > 棟梁, 求財 > 放債
 
 
 def test_definitions(store: ox.Store) -> None:

@@ -1,4 +1,4 @@
-"""The 40 encoded samples (encoding-inventory §3): hand-written charts, exactly the expected rules fire.
+"""The 40 encoded samples (docs/encoding-inventory.md §3): hand-written charts, exactly the expected rules fire.
 
 Each chart is written from the rule's Chinese (the facts the sentence names, and a near miss for the
 negative case), never from the compiler's output. One build per module.

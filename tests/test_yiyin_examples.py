@@ -1,8 +1,8 @@
 """《易隱》〈遷移占〉 worked examples (¶60 夬之大過, ¶62 豫之小過) as regression readings.
 
 Each example is cast through kg.liuyao (the charts are checked line by line in test_liuyao_examples.py and
-notes/liuyao-tables.md §3.1) and run through kg.match.retrieve on a graph built from the real rule files.
-Every verdict the text gives the example (the 'e' units of encoding-inventory Appendix A) must be among
+docs/liuyao-doctrine.md §3.1) and run through kg.match.retrieve on a graph built from the real rule files.
+Every verdict the text gives the example (the 'e' units of docs/encoding-inventory.md Appendix A) must be among
 the applicable rules, with the bindings the text points to; the verdicts of the other example, which
 contradict or do not concern this chart, must not be.
 

@@ -1,9 +1,10 @@
-"""大六壬: the chart (課式) — 天地盤, 十二天將, 四課, 三傳 by the 九宗門, 課體.
+"""大六壬: the chart (課式) — 天地盤, 十二天將, 四課, 三傳 by the 九宗門, 課體; the procedures of the texts.
 
 Pure Python over small integer tables; reproduces the 720-lesson table
-(``shared/fixtures/liuren-720.tsv``). See notes/liuren-algorithm.md for the doctrine.
+(``tests/fixtures/liuren-720.tsv``). See docs/liuren-doctrine.md for the doctrine.
 """
 
+from kg.liuren import procedures  # importing it registers the text procedures (kg.registry)
 from kg.liuren.chart import (
     DEFAULT_OPTIONS,
     Chart,
@@ -59,5 +60,6 @@ __all__ = [
     "compare_with_text",
     "keti_named",
     "parse_month_general",
+    "procedures",
     "render",
 ]

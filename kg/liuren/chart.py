@@ -32,8 +32,8 @@ from kg.liuren.plates import (
     shift_of_ju,
 )
 from kg.liuren.three_transmissions import DisputedReading, ShehaiVariant, Transmissions, three_transmissions
-from kg.liuyao.six_relatives import Relative
 from kg.shensha import DEFAULT_NOBLE_TABLE, NOBLE_TABLES
+from kg.six_relatives import Relative
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Options:
 
     noble_table: str = DEFAULT_NOBLE_TABLE
     """貴人 table of :data:`kg.shensha.NOBLE_TABLES`: "A" (甲戊庚牛羊…, the 720 table's and 《直指》's,
-    default) or "C" (the 陽貴/陰貴 verses, notes §4.8 table B)."""
+    default) or "C" (the 陽貴/陰貴 verses, docs/liuren-doctrine.md §4.8 table B)."""
     day_night_rule: DayNightRule = DayNightRule.HOURS
     """晝/夜: by 占時 (卯–申 晝, default) or fixed by the querent."""
     shehai_variant: ShehaiVariant = ShehaiVariant.ZHINAN

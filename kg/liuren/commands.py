@@ -115,8 +115,8 @@ def chart_command(topic: str | None, name: str | None, output: str, **params: An
 
     Give --moment (月將 from the last 中氣, 占時 and 月建 from the calendar), or --day with two of
     --hour (占時), --general (月將) and --ju (局), or with --ju alone (月將, 占時 and so 晝/夜
-    unknown unless --day-night fixes it). Doctrinal choices default to notes/liuren-algorithm.md
-    §4; the chart records them.
+    unknown unless --day-night fixes it). Doctrinal choices default as docs/liuren-doctrine.md §4
+    says; the chart records them.
     """
     print_chart(
         output,

@@ -7,7 +7,7 @@ the day branch's 三合 group: 驛馬 桃花 將星 華蓋 劫煞 災煞 亡神 
 its 寄宮; the day branch (支); the pillars (四直) that are known — the 四課 and the 三傳 as links to the spirits, and the
 relations (生 克 比和 of elements; 沖 合 刑 害 破 並 of branches) between every ordered pair of
 distinct entities. The 干 has no branch of its own: only its element relations are asserted (its
-寄宮 is the fact dk:lodging). Rules are compiled to SPARQL over exactly these facts (DESIGN.md §5);
+寄宮 is the fact dk:lodging). Rules are compiled to SPARQL over exactly these facts (docs/architecture.md §5);
 booleans are asserted both true and false so a rule can test either.
 
 Entity IRIs live under the reading IRI: ``<reading>/spirit/<branch slug>`` (the spirit named by its
@@ -31,8 +31,8 @@ from kg.liuren.chart import Chart
 from kg.liuren.four_lessons import Relation
 from kg.liuren.generals import DayNight
 from kg.liuren.plates import LODGING, RANK, month_general
-from kg.liuyao.six_relatives import relative
 from kg.shensha import GROUP_STARS, LU
+from kg.six_relatives import relative
 from kg.vocabulary import DK, concept
 
 KETI_SLUGS: dict[str, str] = {

@@ -7,7 +7,7 @@
 | 3課 | 日支 | 支上神 |
 | 4課 | 支上神 | the 天盤 branch over it |
 
-(notes/liuren-algorithm.md §4.4; 《六壬大全》 卷一 "四課".) The relation of upper to lower uses
+(docs/liuren-doctrine.md §4.4; 《六壬大全》 卷一 "四課".) The relation of upper to lower uses
 the stem's own element for 1課.
 """
 

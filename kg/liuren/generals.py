@@ -3,7 +3,7 @@
 The 貴人 rides its branch (by day stem, 晝 or 夜, from :data:`kg.shensha.NOBLE_TABLES`) on the
 天盤. If the 地盤 seat under it is in 亥子丑寅卯辰 the generals run forward (順) along the 天盤,
 otherwise (巳午未申酉戌) backward (逆). Verified on all 1,440 plates of the 720-lesson table
-(notes/liuren-algorithm.md §4.7, fixtures/README.md "Doctrine the table follows").
+(docs/liuren-doctrine.md §4.7, tests/fixtures/README.md "Doctrine the table follows").
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class DayNightRule(StrEnum):
     """How a chart decides 晝/夜 (the 720 table prints both; the books do not decide this)."""
 
     HOURS = "hours"
-    """占時 卯辰巳午未申 = 晝, 酉戌亥子丑寅 = 夜 (every implementation, notes §4.8)."""
+    """占時 卯辰巳午未申 = 晝, 酉戌亥子丑寅 = 夜 (every implementation, docs/liuren-doctrine.md §4.8)."""
     DAY = "day"
     """Always 晝 (the querent's choice, e.g. by observed sunrise and sunset)."""
     NIGHT = "night"

@@ -1,10 +1,12 @@
 """課體: second-order names of a chart, each a small named predicate with its definition and source.
 
-The predicates read a finished :class:`~kg.liuren.chart.Chart`. Where the books differ or the
-definition here is a reading of a terse verse, the ``source`` string says so. Names a text gives
-that no rule here derives are reported by :func:`compare_with_text` rather than forced: e.g.
+The predicates read a 課式 through :class:`ChartParts`, the parts of it they need, which
+:class:`kg.liuren.chart.Chart` has (the chart derives its 課體 with :func:`derive_keti`; this
+module does not import it). Where the books differ or the definition here is a reading of a
+terse verse, the ``source`` string says so. Names a text gives that no rule here derives are
+reported by :func:`compare_with_text` rather than forced: e.g.
 《御定六壬直指》 names 癸未 第6局 勵德 although neither 貴人 sits on 卯 or 酉
-(notes/liuren-algorithm.md §3).
+(docs/liuren-doctrine.md §3).
 
 Facts that depend on 晝/夜 (勵德, 閉口 by 玄武) use the applicable plate, or either plate when
 晝/夜 is unknown (a chart given by 局 number).
@@ -14,18 +16,42 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
-from kg.ganzhi import Branch
-from kg.liuren.four_lessons import BRANCH_EL, STEM_EL, Relation
-from kg.liuren.generals import General
+from kg.ganzhi import Branch, GanZhi
+from kg.liuren.four_lessons import BRANCH_EL, STEM_EL, Lesson, Relation
+from kg.liuren.generals import General, Procession
 from kg.liuren.plates import LODGING, RANK, Rank
-from kg.liuren.three_transmissions import Method, SubType
+from kg.liuren.three_transmissions import Method, SubType, Transmissions
 
-if TYPE_CHECKING:
-    from kg.liuren.chart import Chart
 
-_NOTES = "notes/liuren-algorithm.md"
+class ChartParts(Protocol):
+    """What the 課體 predicates read of a 課式 (see :class:`kg.liuren.chart.Chart` for each)."""
+
+    @property
+    def day(self) -> GanZhi: ...
+    @property
+    def hour(self) -> Branch | None: ...
+    @property
+    def lessons(self) -> tuple[Lesson, Lesson, Lesson, Lesson]: ...
+    @property
+    def derivation(self) -> Transmissions: ...
+    @property
+    def gan_shang(self) -> Branch: ...
+    @property
+    def zhi_shang(self) -> Branch: ...
+    @property
+    def xun_head(self) -> Branch: ...
+    @property
+    def xun_tail(self) -> Branch: ...
+    @property
+    def ding(self) -> Branch: ...
+    def upper(self, earth: Branch) -> Branch: ...
+    def seat_of(self, heaven: Branch) -> Branch: ...
+    def generals_on(self, heaven: Branch) -> frozenset[General]: ...
+    def nobles(self) -> tuple[Procession, ...]: ...
+
+
 _KEJING = "《六壬大全》 卷三–六 課經 (《課經》 verses)"
 
 
@@ -36,17 +62,17 @@ class Keti:
     name: str
     definition: str
     source: str
-    holds: Callable[[Chart], bool] = field(repr=False, compare=False)
+    holds: Callable[[ChartParts], bool] = field(repr=False, compare=False)
     aliases: tuple[str, ...] = ()
     """Other names a text may use for the same 課體."""
 
 
-def _method(method: Method) -> Callable[[Chart], bool]:
+def _method(method: Method) -> Callable[[ChartParts], bool]:
     """The 三傳 were raised by ``method`` (for 元首/重審/知一/涉害 also inside 返吟)."""
     return lambda c: c.derivation.method is method or c.derivation.rule is method
 
 
-def _subtype(subtype: SubType) -> Callable[[Chart], bool]:
+def _subtype(subtype: SubType) -> Callable[[ChartParts], bool]:
     return lambda c: subtype in c.derivation.subtypes
 
 
@@ -55,85 +81,85 @@ def _ke(a: int, b: int) -> bool:
     return (b - a) % 5 == 2
 
 
-def _frame(*chars: str) -> Callable[[Chart], bool]:
+def _frame(*chars: str) -> Callable[[ChartParts], bool]:
     frame = frozenset(Branch.from_char(ch) for ch in chars)
     return lambda c: frozenset(c.derivation.branches) == frame
 
 
-def _steps(step: int) -> Callable[[Chart], bool]:
-    def holds(c: Chart) -> bool:
+def _steps(step: int) -> Callable[[ChartParts], bool]:
+    def holds(c: ChartParts) -> bool:
         a, b, d = c.derivation.branches
         return (b - a) % 12 == step and (d - b) % 12 == step
 
     return holds
 
 
-def _three_earth(c: Chart) -> bool:
+def _three_earth(c: ChartParts) -> bool:
     return all(BRANCH_EL[b] == 2 for b in c.derivation.branches)
 
 
-def _all_meng(c: Chart) -> bool:
+def _all_meng(c: ChartParts) -> bool:
     return all(RANK[b] is Rank.MENG for b in c.derivation.branches)
 
 
-def _zhuyin(c: Chart) -> bool:
+def _zhuyin(c: ChartParts) -> bool:
     return c.derivation.branches == (Branch.SI, Branch.XU, Branch.MAO)
 
 
-def _sanjiao(c: Chart) -> bool:
+def _sanjiao(c: ChartParts) -> bool:
     return RANK[c.day.branch] is Rank.ZHONG and all(RANK[b] is Rank.ZHONG for b in c.derivation.branches)
 
 
-def _zhanguan(c: Chart) -> bool:
+def _zhanguan(c: ChartParts) -> bool:
     return not {c.gan_shang, c.zhi_shang}.isdisjoint((Branch.CHEN, Branch.XU))
 
 
-def _bikou(c: Chart) -> bool:
+def _bikou(c: ChartParts) -> bool:
     head = c.xun_head
     return c.upper(head) == c.xun_tail or General.XUANWU in c.generals_on(head)
 
 
-def _luowang(c: Chart) -> bool:
+def _luowang(c: ChartParts) -> bool:
     gan_luo = (LODGING[c.day.stem] + 1) % 12
     zhi_luo = (c.day.branch + 1) % 12
     return c.gan_shang in (gan_luo, (gan_luo + 6) % 12) or c.zhi_shang in (zhi_luo, (zhi_luo + 6) % 12)
 
 
-def _lide(c: Chart) -> bool:
+def _lide(c: ChartParts) -> bool:
     return any(p.seat in (Branch.MAO, Branch.YOU) for p in c.nobles())
 
 
-def _zhuolun(c: Chart) -> bool:
-    first = c.transmissions[0]
-    return first.branch is Branch.MAO and first.seat is Branch.SHEN
+def _zhuolun(c: ChartParts) -> bool:
+    first = c.derivation.branches[0]
+    return first is Branch.MAO and c.seat_of(first) is Branch.SHEN
 
 
-def _due(c: Chart) -> bool:
+def _due(c: ChartParts) -> bool:
     relations = [ls.relation for ls in c.lessons]
     return relations.count(Relation.SHANG_KE_XIA) == 3 or relations.count(Relation.XIA_ZEI_SHANG) == 3
 
 
-def _lodged_on_each_other(c: Chart) -> bool:
+def _lodged_on_each_other(c: ChartParts) -> bool:
     """The 支 rides the 干 palace, or the 干 palace rides the 支."""
     return c.gan_shang == c.day.branch or c.zhi_shang == LODGING[c.day.stem]
 
 
-def _luanshou(c: Chart) -> bool:
+def _luanshou(c: ChartParts) -> bool:
     return _lodged_on_each_other(c) and _ke(BRANCH_EL[c.day.branch], STEM_EL[c.day.stem])
 
 
-def _zhuixu(c: Chart) -> bool:
+def _zhuixu(c: ChartParts) -> bool:
     return _lodged_on_each_other(c) and _ke(STEM_EL[c.day.stem], BRANCH_EL[c.day.branch])
 
 
-def _youzi(c: Chart) -> bool:
+def _youzi(c: ChartParts) -> bool:
     ding = c.ding
     return RANK[c.derivation.branches[0]] is Rank.JI and (
         ding in c.derivation.branches or any(ls.upper == ding for ls in c.lessons)
     )
 
 
-def _tianwang(c: Chart) -> bool:
+def _tianwang(c: ChartParts) -> bool:
     if c.hour is None:
         return False
     stem_el = STEM_EL[c.day.stem]
@@ -145,51 +171,51 @@ KETI: tuple[Keti, ...] = (
     Keti(
         "元首",
         "a single 上克下 gives the 初傳",
-        f"{_KEJING}: 元首一上克其下; {_NOTES} §4.5",
+        f"{_KEJING}: 元首一上克其下; docs/liuren-doctrine.md §4.5",
         _method(Method.YUANSHOU),
     ),
     Keti(
         "重審",
         "a single 下賊上 gives the 初傳",
-        f"{_KEJING}: 重審一下賊乎上; {_NOTES} §4.5",
+        f"{_KEJING}: 重審一下賊乎上; docs/liuren-doctrine.md §4.5",
         _method(Method.CHONGSHEN),
     ),
     Keti(
         "知一",
         "several 克, the one 比 the day stem gives the 初傳 (比用)",
-        f"{_KEJING}: 知一上下二相克，擇比而用; {_NOTES} §4.5",
+        f"{_KEJING}: 知一上下二相克，擇比而用; docs/liuren-doctrine.md §4.5",
         _method(Method.ZHIYI),
         ("比用",),
     ),
     Keti(
         "涉害",
         "several 克, 俱比 or 俱不比: decided by 涉害",
-        f"{_KEJING}: 涉害俱比俱不比; {_NOTES} §4.6",
+        f"{_KEJING}: 涉害俱比俱不比; docs/liuren-doctrine.md §4.6",
         _method(Method.SHEHAI),
     ),
     Keti(
         "見機",
         "涉害 decided by the candidate on a 孟 seat",
-        f"{_NOTES} §4.6 (《指南》)",
+        "docs/liuren-doctrine.md §4.6 (《指南》)",
         _subtype(SubType.JIANJI),
     ),
     Keti(
         "察微",
         "涉害 decided by the candidate on a 仲 seat",
-        f"{_NOTES} §4.6 (《指南》)",
+        "docs/liuren-doctrine.md §4.6 (《指南》)",
         _subtype(SubType.CHAWEI),
     ),
     Keti(
         "綴瑕",
         "涉害 still tied after 孟/仲: 陽日 the 干課, 陰日 the 支課",
-        f"{_NOTES} §4.6 (《指南》, 課經 復等)",
+        "docs/liuren-doctrine.md §4.6 (《指南》, 課經 復等)",
         _subtype(SubType.ZHUIXIA),
         ("復等",),
     ),
     Keti(
         "涉害深",
         "涉害 decided by the greater depth (《課經》 variant only)",
-        f"{_NOTES} §4.6",
+        "docs/liuren-doctrine.md §4.6",
         _subtype(SubType.SHEHAI_SHEN),
     ),
     Keti(
@@ -201,19 +227,19 @@ KETI: tuple[Keti, ...] = (
     Keti(
         "蒿矢",
         "遙克 where a spirit overcomes the day stem",
-        f"{_KEJING}: 蒿矢彈射勢為輕; {_NOTES} §4.5",
+        f"{_KEJING}: 蒿矢彈射勢為輕; docs/liuren-doctrine.md §4.5",
         _subtype(SubType.HAOSHI),
     ),
     Keti(
         "彈射",
         "遙克 where the day stem overcomes a spirit",
-        f"{_KEJING}; {_NOTES} §4.5",
+        f"{_KEJING}; docs/liuren-doctrine.md §4.5",
         _subtype(SubType.DANSHE),
     ),
     Keti(
         "蓦越",
         "遙克 with several candidates, decided by the one 比 the day stem",
-        f"《御定六壬直指》 (癸未2); {_NOTES} §4.5",
+        "《御定六壬直指》 (癸未2); docs/liuren-doctrine.md §4.5",
         _subtype(SubType.MOYUE),
     ),
     Keti(
@@ -246,21 +272,26 @@ KETI: tuple[Keti, ...] = (
     Keti(
         "獨足",
         "八專 whose three transmissions are one branch",
-        f"{_NOTES} §4.5 (己未11 → 酉酉酉)",
+        "docs/liuren-doctrine.md §4.5 (己未11 → 酉酉酉)",
         _subtype(SubType.DUZU),
     ),
     Keti("伏吟", "天盤 = 地盤 (第1局)", f"{_KEJING}: 伏吟天地俱不動", _method(Method.FUYIN)),
     Keti(
         "自任",
         "伏吟 with the 干上神 as 初傳 (陽日, or a 克 in 1課)",
-        f"{_NOTES} §4.5; 《直指》 names 癸未1 自任",
+        "docs/liuren-doctrine.md §4.5; 《直指》 names 癸未1 自任",
         _subtype(SubType.ZIREN),
     ),
-    Keti("自信", "伏吟 陰日 without a 克: the 支上神 as 初傳", f"{_NOTES} §4.5", _subtype(SubType.ZIXIN)),
+    Keti(
+        "自信",
+        "伏吟 陰日 without a 克: the 支上神 as 初傳",
+        "docs/liuren-doctrine.md §4.5",
+        _subtype(SubType.ZIXIN),
+    ),
     Keti(
         "杜傳",
         "伏吟 whose 初傳 is 自刑: the other of 干上/支上 神 as 中傳",
-        f"{_NOTES} §4.5 (some texts give 杜傳 other meanings)",
+        "docs/liuren-doctrine.md §4.5 (some texts give 杜傳 other meanings)",
         _subtype(SubType.DUCHUAN),
     ),
     Keti(
@@ -270,33 +301,44 @@ KETI: tuple[Keti, ...] = (
         _method(Method.FANYIN),
         ("反吟",),
     ),
-    Keti("無依", "返吟 with a 克: the 三傳 go and come back", f"{_NOTES} §4.5", _subtype(SubType.WUYI)),
+    Keti(
+        "無依",
+        "返吟 with a 克: the 三傳 go and come back",
+        "docs/liuren-doctrine.md §4.5",
+        _subtype(SubType.WUYI),
+    ),
     Keti(
         "井欄",
         "返吟 without a 克: 初傳 = 驛馬 of the 日支",
-        f"{_KEJING}: 井欄丑未丁己辛; {_NOTES} §4.5",
+        f"{_KEJING}: 井欄丑未丁己辛; docs/liuren-doctrine.md §4.5",
         _subtype(SubType.JINGLAN),
         ("井欄射", "無親"),
     ),
     # ── shapes of the 三傳 ──
-    Keti("稼穡", "all three transmissions are 土", f"{_NOTES} §4.9", _three_earth),
-    Keti("從革", "三傳 巳酉丑 (金局)", f"{_NOTES} §4.9", _frame("巳", "酉", "丑")),
-    Keti("曲直", "三傳 亥卯未 (木局)", f"{_NOTES} §4.9", _frame("亥", "卯", "未")),
-    Keti("炎上", "三傳 寅午戌 (火局)", f"{_NOTES} §4.9", _frame("寅", "午", "戌")),
-    Keti("潤下", "三傳 申子辰 (水局)", f"{_NOTES} §4.9", _frame("申", "子", "辰")),
-    Keti("進茹", "三傳 consecutive forward (e.g. 子丑寅)", f"{_NOTES} §4.9", _steps(1)),
-    Keti("退茹", "三傳 consecutive backward (e.g. 巳辰卯)", f"{_NOTES} §4.9", _steps(11)),
+    Keti("稼穡", "all three transmissions are 土", "docs/liuren-doctrine.md §4.9", _three_earth),
+    Keti("從革", "三傳 巳酉丑 (金局)", "docs/liuren-doctrine.md §4.9", _frame("巳", "酉", "丑")),
+    Keti("曲直", "三傳 亥卯未 (木局)", "docs/liuren-doctrine.md §4.9", _frame("亥", "卯", "未")),
+    Keti("炎上", "三傳 寅午戌 (火局)", "docs/liuren-doctrine.md §4.9", _frame("寅", "午", "戌")),
+    Keti("潤下", "三傳 申子辰 (水局)", "docs/liuren-doctrine.md §4.9", _frame("申", "子", "辰")),
+    Keti("進茹", "三傳 consecutive forward (e.g. 子丑寅)", "docs/liuren-doctrine.md §4.9", _steps(1)),
+    Keti("退茹", "三傳 consecutive backward (e.g. 巳辰卯)", "docs/liuren-doctrine.md §4.9", _steps(11)),
     Keti(
         "間傳",
         "三傳 two apart, forward or backward",
-        f"{_NOTES} §4.9",
+        "docs/liuren-doctrine.md §4.9",
         lambda c: _steps(2)(c) or _steps(10)(c),
     ),
-    Keti("元胎", "all three transmissions 孟 (寅申巳亥)", f"{_NOTES} §4.9 (玄胎)", _all_meng, ("玄胎",)),
+    Keti(
+        "元胎",
+        "all three transmissions 孟 (寅申巳亥)",
+        "docs/liuren-doctrine.md §4.9 (玄胎)",
+        _all_meng,
+        ("玄胎",),
+    ),
     Keti(
         "鑄印",
         "三傳 巳 → 戌 → 卯",
-        f"{_NOTES} §4.9; {_KEJING}: 鑄印發用戌加巳 — the verse's seat condition is not required here",
+        f"docs/liuren-doctrine.md §4.9; {_KEJING}: 鑄印發用戌加巳 — the verse's seat condition is not required here",
         _zhuyin,
     ),
     Keti(
@@ -310,40 +352,43 @@ KETI: tuple[Keti, ...] = (
     Keti(
         "斬關",
         "辰 or 戌 is the 干上神 or 支上神",
-        f"{_NOTES} §4.9 (《直指》 uses it when not 發用)",
+        "docs/liuren-doctrine.md §4.9 (《直指》 uses it when not 發用)",
         _zhanguan,
     ),
     Keti(
         "閉口",
         "旬尾 sits on 旬首, or the 旬首 rides 玄武",
-        f"{_NOTES} §4.9 (六壬大全 閉口課; the 大全 wants it as 發用, not required here)",
+        "docs/liuren-doctrine.md §4.9 (六壬大全 閉口課; the 大全 wants it as 發用, not required here)",
         _bikou,
     ),
     Keti(
         "羅網",
         "干上神 is the 干's 天羅 (寄宮+1) or 地網 (its 沖), or 支上神 the 支's",
-        f"{_NOTES} §4.9",
+        "docs/liuren-doctrine.md §4.9",
         _luowang,
     ),
     Keti(
         "勵德",
         "a 貴人 is seated on 地盤 卯 or 酉",
-        f"{_NOTES} §4.9; 《直指》 names 癸未6 勵德, which this rule does not derive",
+        "docs/liuren-doctrine.md §4.9; 《直指》 names 癸未6 勵德, which this rule does not derive",
         _lide,
     ),
     Keti(
-        "斫輪", "初傳 卯 seated on 申 (庚)", f"{_KEJING}: 斲輪太冲申上行，卯輪庚斧; {_NOTES} §4.9", _zhuolun
+        "斫輪",
+        "初傳 卯 seated on 申 (庚)",
+        f"{_KEJING}: 斲輪太冲申上行，卯輪庚斧; docs/liuren-doctrine.md §4.9",
+        _zhuolun,
     ),
     Keti(
         "度厄",
         "three of the four lessons 上克下, or three 下賊上",
-        f"{_NOTES} §4.9 (四 of them is 無祿/絕嗣)",
+        "docs/liuren-doctrine.md §4.9 (四 of them is 無祿/絕嗣)",
         _due,
     ),
     Keti(
         "亂首",
         "the 支 rides the 干 palace or the 干 palace rides the 支, and the 支 overcomes the 干",
-        f"{_NOTES} §4.9",
+        "docs/liuren-doctrine.md §4.9",
         _luanshou,
     ),
     Keti(
@@ -356,7 +401,7 @@ KETI: tuple[Keti, ...] = (
         "遊子",
         "a 季 初傳 with the 丁神 among the lessons or transmissions",
         f"{_KEJING}: 遊子季用又乘丁，再遇天馬 — 乘丁 read loosely as the 丁神 appearing, the 天馬 "
-        f"not required; fits 《直指》 癸未4/7/10 ({_NOTES} §3, §4.9) — uncertain",
+        f"not required; fits 《直指》 癸未4/7/10 (docs/liuren-doctrine.md §3 and docs/liuren-doctrine.md §4.9) — uncertain",
         _youzi,
     ),
     Keti(
@@ -376,7 +421,7 @@ def keti_named(name: str) -> Keti | None:
     return _BY_NAME.get(name)
 
 
-def derive_keti(chart: Chart) -> tuple[Keti, ...]:
+def derive_keti(chart: ChartParts) -> tuple[Keti, ...]:
     """The 課體 that hold for ``chart``."""
     return tuple(k for k in KETI if k.holds(chart))
 
@@ -392,16 +437,17 @@ class TextComparison(NamedTuple):
     """Derived but not named by the text (the texts' lists are not exhaustive)."""
 
 
-def compare_with_text(chart: Chart, names: tuple[str, ...] | list[str]) -> TextComparison:
+def compare_with_text(chart: ChartParts, names: tuple[str, ...] | list[str]) -> TextComparison:
     """Compare the derived 課體 with the names a text gives, matching aliases."""
+    holding = derive_keti(chart)
     derived, missing = [], []
     matched: set[str] = set()
     for name in names:
         keti = _BY_NAME.get(name)
-        if keti is not None and keti in chart.keti:
+        if keti is not None and keti in holding:
             derived.append(name)
             matched.add(keti.name)
         else:
             missing.append(name)
-    rest = tuple(k.name for k in chart.keti if k.name not in matched)
+    rest = tuple(k.name for k in holding if k.name not in matched)
     return TextComparison(tuple(derived), tuple(missing), rest)

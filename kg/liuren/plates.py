@@ -3,7 +3,7 @@
 The 天盤 is the 地盤 turned so that the 月將 sits on the 占時 (月將加時). Only the offset
 between the two plates matters, so a plate is stored as one integer ``shift``: the 天盤
 branch over 地盤 ``e`` is ``(e + shift) % 12``. 第N局 ⇔ ``shift == -(N - 1) mod 12``
-(notes/liuren-algorithm.md §4.3; fixtures/README.md "Definition of 局").
+(docs/liuren-doctrine.md §4.3; tests/fixtures/README.md "Definition of 局").
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ MONTH_GENERALS: tuple[MonthGeneral, ...] = tuple(
         ("大寒", "子", "神后"),
     )
 )
-"""月將 by 中氣, the 將 changing at each 中氣 (notes/liuren-algorithm.md §4.2; 《六壬大全》
+"""月將 by 中氣, the 將 changing at each 中氣 (docs/liuren-doctrine.md §4.2; 《六壬大全》
 卷一 月將; the 太陽過宮 variant by true solar longitude is not implemented)."""
 
 _GENERAL_BY_BRANCH: dict[Branch, MonthGeneral] = {g.branch: g for g in MONTH_GENERALS}
@@ -85,7 +85,7 @@ def month_general_at(moment: datetime) -> tuple[MonthGeneral, Term]:
 
 LODGING: tuple[Branch, ...] = tuple(Branch.from_char(c) for c in "寅辰巳未巳未申戌亥丑")
 """寄宮, the palace each stem is lodged in, 甲 … 癸: 《六壬金鉸剪》 "甲課寅，乙課辰，丙戊課巳，
-丁己課未，庚課申，辛課戌，壬課亥，癸課丑" (notes/liuren-algorithm.md §4.1)."""
+丁己課未，庚課申，辛課戌，壬課亥，癸課丑" (docs/liuren-doctrine.md §4.1)."""
 
 
 def ju_of(general: Branch, hour: Branch) -> int:

@@ -1,7 +1,7 @@
 """三傳: the three transmissions (初傳 發用, 中傳, 末傳) by the 九宗門.
 
 The gates are tried in the order the 720-lesson table and 《御定六壬直指》 follow
-(notes/liuren-algorithm.md §4.5):
+(docs/liuren-doctrine.md §4.5):
 
 1. 伏吟 (天地盤 不動, 第1局);
 2. 賊克 — 重審 (one 下賊上), 元首 (one 上克下), 知一/比用 (several, one 比 the day stem),
@@ -12,7 +12,7 @@ The gates are tried in the order the 720-lesson table and 《御定六壬直指�
 6. 昴星 (四課 complete);
 7. 別責 (四課 incomplete).
 
-涉害 has one real fork, the depth count (§4.6); :class:`ShehaiVariant` names both readings.
+涉害 has one real fork, the depth count (docs/liuren-doctrine.md §4.6); :class:`ShehaiVariant` names both readings.
 The two lessons on which the 720 table departs from the 《指南》 rule are data in
 :data:`TABLE_720_READINGS`, applied only when :attr:`DisputedReading.TABLE_720` is chosen.
 """
@@ -124,7 +124,7 @@ _SUBTYPE_CHARS = (
 
 
 class ShehaiVariant(StrEnum):
-    """How 涉害 chooses among tied 克 (notes/liuren-algorithm.md §4.6)."""
+    """How 涉害 chooses among tied 克 (docs/liuren-doctrine.md §4.6)."""
 
     ZHINAN = "zhinan"
     """V3, 《六壬指南》/《經緯》/《粹言》: no depth count; 孟 (見機) → 仲 (察微) → 綴瑕.
@@ -157,7 +157,7 @@ _TABLE_720_SOURCE = (
     "大六壬720課 (web page copied in GitHub max65536/daliuren-lib, ju/{file}, commit 3ba16493bd89); "
     "涉害 tie of 巳 and 亥 both on 孟 seats in 返吟; the 《指南》 rule and the 涉害 commentary "
     '("陽日取干上神") give 亥; 《御定六壬直指》 names the lesson 見機 with "課傳俱空", which fits '
-    "either (notes/liuren-algorithm.md §4.6, fixtures/README.md)"
+    "either (docs/liuren-doctrine.md §4.6, tests/fixtures/README.md)"
 )
 
 TABLE_720_READINGS: dict[tuple[int, int], TableReading] = {
@@ -186,7 +186,7 @@ class Transmissions(NamedTuple):
 
 _HORSE = next(t for t in GROUP_STARS if t.slug == "yima")
 YIMA: tuple[Branch, ...] = tuple(Branch(_HORSE.at(b)) for b in Branch)
-"""驛馬 of each day branch: 申子辰 → 寅, 寅午戌 → 申, 巳酉丑 → 亥, 亥卯未 → 巳 (§4.1; the table of
+"""驛馬 of each day branch: 申子辰 → 寅, 寅午戌 → 申, 巳酉丑 → 亥, 亥卯未 → 巳 (docs/liuren-doctrine.md §4.1; the table of
 :data:`kg.shensha.GROUP_STARS`)."""
 
 _LODGED: tuple[tuple[int, ...], ...] = tuple(
@@ -310,7 +310,7 @@ def three_transmissions(
             first = pool[0]
         else:
             # 蓦越: keep the one 比 the day stem; over the 720 lessons this never leaves a tie
-            # (notes §4.5), so exactly one is unpacked.
+            # (docs/liuren-doctrine.md §4.5), so exactly one is unpacked.
             (first,) = (c for c in pool if c % 2 == stem % 2)
             subtypes = (subtype, SubType.MOYUE)
         middle = (first + shift) % 12
@@ -330,7 +330,7 @@ def three_transmissions(
 
 def _fuyin(lessons: tuple[Lesson, ...], yang: bool, gan_up: Branch, zhi_up: Branch) -> Transmissions:
     """伏吟: 初 干上神 (有克 or 陽日, 自任) or 支上神 (陰日, 自信); 中 刑初, 末 刑中, with 杜傳 for a
-    自刑 初 and 沖中 when 刑中 is 自刑 or returns to 初 (§4.5.1)."""
+    自刑 初 and 沖中 when 刑中 is 自刑 or returns to 初 (docs/liuren-doctrine.md §4.5.1)."""
     if lessons[0].relation.is_ke or yang:
         first, subtypes = gan_up, (SubType.ZIREN,)
     else:

@@ -2,5 +2,5 @@
 
 Entry points: :func:`kg.liuyao.chart.cast_chart` (pillars + six line values → :class:`Chart`),
 :func:`kg.liuyao.chart.chart_from_inputs` (what the CLI calls), :mod:`kg.liuyao.view` (terminal
-layout and JSON). Tables follow notes/liuyao-tables.md §4.
+layout and JSON). Tables follow docs/liuyao-doctrine.md §4.
 """

@@ -3,7 +3,7 @@
 月卦身 (default), 《卜筮正宗》 卦身訣 "陰世則從午月起，陽世還從子月生，欲得識其卦中意，從初數至世方真":
 with 世 on line s, a yang 世 gives the branch 子丑寅卯辰巳[s], a yin 世 午未申酉戌亥[s]. The 卦身
 is 上卦 on the lines carrying that branch (none in 33 of 64 hexagrams). Variants
-(notes/liuyao-tables.md §4.7): the 世身 (身爻) of 《卜筮全書》 / 《斷易天機》, a line position read
+(docs/liuyao-doctrine.md §4.7): the 世身 (身爻) of 《卜筮全書》 / 《斷易天機》, a line position read
 from the 世 branch (rejected in 《卜筮正宗》 "辟卜筮全書世身之謬"); the 李淳風 form of the same; none
 (《增刪卜易》 discounts 卦身).
 """
@@ -40,7 +40,7 @@ _SHI_BODY_LINE: dict[GuaShenRule, dict[Branch, int]] = {
         for c in pair
     },
 }
-"""世身 line position by the branch of the 世 line (notes §4.7)."""
+"""世身 line position by the branch of the 世 line (docs/liuyao-doctrine.md §4.7)."""
 
 
 @dataclass(frozen=True)

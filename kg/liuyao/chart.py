@@ -1,4 +1,4 @@
-"""The 六爻 chart (排盤) of a cast: every fact of notes/liuyao-tables.md §4, as frozen values.
+"""The 六爻 chart (排盤) of a cast: every fact of docs/liuyao-doctrine.md §4, as frozen values.
 
 :func:`cast_chart` takes the pillars and six line values; :func:`chart_from_inputs` is the entry
 point for the command line. Every doctrinal choice is a named field of :class:`Options` with its
@@ -33,7 +33,6 @@ from kg.liuyao.cast import find_hexagram, parse_coins, parse_moving, parse_value
 from kg.liuyao.hexagrams import Hexagram, hexagram
 from kg.liuyao.hidden import FlyingRelation, FuShenMode, flying_relation, hidden_spirits
 from kg.liuyao.six_beasts import Beast, beasts
-from kg.liuyao.six_relatives import Relative, relative
 from kg.shensha import (
     DEFAULT_NOBLE_TABLE,
     DEFAULT_TIAN_XI,
@@ -50,6 +49,7 @@ from kg.shensha import (
     StarTable,
     is_tian_she,
 )
+from kg.six_relatives import Relative, relative
 
 # ── options ─────────────────────────────────────────────────────────────────────────────────
 
@@ -74,7 +74,7 @@ class ShenShaBase(StrEnum):
 
 @dataclass(frozen=True)
 class Options:
-    """Every doctrinal choice of the chart, with the default of notes/liuyao-tables.md §6."""
+    """Every doctrinal choice of the chart, with the default of docs/liuyao-doctrine.md §6."""
 
     fu_shen: FuShenMode = FuShenMode.MISSING
     """伏神: for missing relatives only, or at every position."""
@@ -148,7 +148,7 @@ ADVANCE: frozenset[tuple[Branch, Branch]] = frozenset(
     for p in ("亥子", "寅卯", "巳午", "申酉", "丑辰", "辰未", "未戌")
 )
 """進神 (from → to), the seven pairs of 《增刪卜易·進神退神章第二十九》; 退神 is each pair reversed.
-《卜筮正宗·變出進退神論第十七》 adds 戌→丑, which no 納甲 change can produce (notes §2, §4.11).
+《卜筮正宗·變出進退神論第十七》 adds 戌→丑, which no 納甲 change can produce (docs/liuyao-doctrine.md §2 and docs/liuyao-doctrine.md §4.11).
 Not "the next branch of the same element", which would wrongly add 子→丑 and others."""
 
 
@@ -299,7 +299,7 @@ class HiddenLine(Placed):
 
 
 class FrameKind(StrEnum):
-    """How a 三合局 forms (《增刪卜易·三合章》, notes §4.12)."""
+    """How a 三合局 forms (《增刪卜易·三合章》, docs/liuyao-doctrine.md §4.12)."""
 
     LINES = "lines"
     """All three branches on 本卦 lines, at least two of them moving (三爻齊動, 兩動一靜)."""

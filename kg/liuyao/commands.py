@@ -108,7 +108,7 @@ def chart_command(topic: str | None, name: str | None, output: str, **params: An
     """Cast a 六爻 chart (排盤) and print it.
 
     Give the time (--moment or --pillars) and one cast (--lines, --hexagram [--moving] or
-    --coins). Doctrinal choices default to notes/liuyao-tables.md §6; the chart records them.
+    --coins). Doctrinal choices default to docs/liuyao-doctrine.md §6; the chart records them.
     """
     print_chart(
         output,

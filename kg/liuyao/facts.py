@@ -3,7 +3,7 @@
 :func:`chart_graph` asserts the reading (inputs, calendar record, options, querent), its entities
 (本卦 lines, 變爻, 伏神, 四直 pillars), the 本卦 and 變卦 figures, the 三合局 frames, and the
 relations (生 克 沖 合 刑 害 破 比和 並) between every ordered pair of distinct entities. Rules are
-compiled to SPARQL over exactly these facts (DESIGN.md §5), so derived facts (暗動, 回頭克, 間爻 …)
+compiled to SPARQL over exactly these facts (docs/architecture.md §5), so derived facts (暗動, 回頭克, 間爻 …)
 are asserted here once rather than re-derived in every rule; booleans are asserted both true and
 false so a rule can test either.
 
@@ -38,7 +38,7 @@ from kg.liuyao.chart import (
     carries,
 )
 from kg.liuyao.hexagrams import Hexagram
-from kg.liuyao.six_relatives import relative
+from kg.six_relatives import relative
 from kg.vocabulary import DK, concept
 
 POSITION_NAMES = ("初", "二", "三", "四", "五", "上")

@@ -1,7 +1,7 @@
 """八卦 and the sixty-four 卦 in the 八宮 (eight palaces) order of 京房.
 
 Bits run bottom → top (line 1 first), 1 = yang. A hexagram's palace, generation and 世/應 are
-derived by the construction rule of 《京氏易傳》 (notes/liuyao-tables.md §4.2): from the pure
+derived by the construction rule of 《京氏易傳》 (docs/liuyao-doctrine.md §4.2): from the pure
 palace hexagram (本宮, 世6) flip line 1 → 一世, then line 2 … line 5 → 五世; flip line 4 back →
 游魂 (世4); restore lines 1–3 to the palace trigram → 歸魂 (世3). 應 is 世 ± 3.
 """
@@ -48,7 +48,7 @@ TRIGRAMS: tuple[Trigram, ...] = (
     _trigram("艮", "gen", "山", "001", Element.EARTH),
     _trigram("坤", "kun", "地", "000", Element.EARTH),
 )
-"""The eight trigrams with bits (line 1 → 3) and element (palace element = trigram element), §4.1."""
+"""The eight trigrams with bits (line 1 → 3) and element (palace element = trigram element), docs/liuyao-doctrine.md §4.1."""
 
 _TRIGRAM_BY_BITS: dict[tuple[int, ...], Trigram] = {t.bits: t for t in TRIGRAMS}
 TRIGRAM_BY_CHAR: dict[str, Trigram] = {t.char: t for t in TRIGRAMS}

@@ -2,7 +2,7 @@
 
 If one of the five relatives is absent from the 本卦, take the line of the palace's pure (首)
 hexagram at the same position that carries it: that line is the 伏神, and the 本卦 line above it
-is the 飛神 (《增刪卜易·飛伏神章第二十八》; 《卜筮正宗》; notes/liuyao-tables.md §4.6). In every
+is the 飛神 (《增刪卜易·飛伏神章第二十八》; 《卜筮正宗》; docs/liuyao-doctrine.md §4.6). In every
 pure hexagram each missing relative occurs exactly once, so the choice is never ambiguous.
 """
 
@@ -13,7 +13,7 @@ from enum import IntEnum, StrEnum
 
 from kg.ganzhi import Element, GanZhi
 from kg.liuyao.hexagrams import Hexagram, hexagram
-from kg.liuyao.six_relatives import Relative, relative
+from kg.six_relatives import Relative, relative
 
 
 class FuShenMode(StrEnum):

@@ -1,7 +1,7 @@
 """納甲: the stem and branch each trigram gives its three lines, inner (lines 1–3) and outer (4–6).
 
 Source: 《京氏易傳》 (納甲); 《火珠林》; the 裝卦歌 "乾金甲子外壬午…" of 《卜筮正宗》 and 《卜筮全書》
-(notes/liuyao-tables.md §4.1). 乾 and 坤 are the only trigrams whose inner and outer stems differ
+(docs/liuyao-doctrine.md §4.1). 乾 and 坤 are the only trigrams whose inner and outer stems differ
 (甲/壬, 乙/癸). Rule behind the branches: yang trigrams run forward in steps of two from 乾/震 子,
 坎 寅, 艮 辰; yin trigrams backward from 巽 丑, 離 卯, 坤 未, 兌 巳; the outer half continues the
 six-branch sequence.

@@ -2,7 +2,7 @@
 青龍 → 朱雀 → 勾陳 → 螣蛇 → 白虎 → 玄武.
 
 Source: 《卜筮正宗》 排六神歌 "甲乙起青龍，丙丁起朱雀，戊日起勾陳，己日起螣蛇，庚辛起白虎，壬癸起玄武"
-(notes/liuyao-tables.md §4.4).
+(docs/liuyao-doctrine.md §4.4).
 """
 
 from __future__ import annotations

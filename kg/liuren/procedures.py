@@ -1,15 +1,15 @@
-"""Procedures the texts give for computing an outcome (a quantity, a distance), as functions.
+"""The 《大六壬銀河棹》 procedures for computing an outcome (a quantity, a distance), as functions.
 
 A rule names one as an outcome parameter, ``param: {distance: li(S)}``; after retrieval the
 procedure is run on the entity bound to ``S`` in the reading and the report shows the value with
 the passage that defines the procedure. Each procedure cites its passage by URN; the tests check
-the worked figures the passages themselves give.
+the worked figures the passages themselves give. Importing the module registers them in
+:mod:`kg.registry` (:mod:`kg.liuren` imports it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 
 import pyoxigraph as ox
@@ -18,6 +18,7 @@ from kg.calendar import last_lichun
 from kg.errors import InputError
 from kg.ganzhi import THREE_HARMONIES, Branch, harmony_group
 from kg.liuren.chart import Chart, Options, chart_from_inputs
+from kg.registry import Procedure, register
 from kg.vocabulary import DK, PREFIXES
 
 XIANTIAN: dict[Branch, int] = {b: (9, 8, 7, 6, 5, 4)[b % 6] for b in Branch}
@@ -32,14 +33,6 @@ RDF_VALUE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#value")
 
 URN = "urn:cts:divkg:yinhezhao.qiucai-yishi.zh:"
 """The passages of 《大六壬銀河棹》 (seed 003) the procedures below come from, by paragraph."""
-
-
-@dataclass(frozen=True)
-class Procedure:
-    name: str
-    summary: str
-    passages: tuple[str, ...]
-    run: Callable[[ox.Store, ox.NamedNode], str]
 
 
 def _object(store: ox.Store, subject: ox.NamedNode | None, fact: str) -> ox.NamedNode | ox.Literal | None:
@@ -201,55 +194,51 @@ def lichun_board(store: ox.Store, year: ox.NamedNode) -> str:
     )
 
 
-PROCEDURES: dict[str, Procedure] = {
-    p.name: p
-    for p in (
-        Procedure(
-            "amount",
-            "先天數 of the spirit and of its seat added, doubled when 旺相 and halved when 囚死 (多少)",
-            (f"{URN}12",),
-            _quantity(""),
-        ),
-        Procedure(
-            "li",
-            "distance in 里: 先天數 of the spirit and of its seat added, ×2 旺相, ÷2 囚死, 休 as it is",
-            (f"{URN}76",),
-            _quantity("里"),
-        ),
-        Procedure(
-            "separation",
-            "離辰遠近: places between the spirit's seat and the day branch (辰), 0 to 6; 旺相 farther, 囚死 nearer",
-            (f"{URN}54",),
-            separation,
-        ),
-        Procedure(
-            "counted-li",
-            "里數 (一說): places from the spirit's seat back to its own 地盤 place, one 里 each, ×2 旺相, ÷2 囚死; "
-            "the count as ¶76 makes it (魁去戌前若四辰，約行四里: 戌 on 寅, four places, four 里)",
-            (f"{URN}54", f"{URN}76"),
-            counted_li,
-        ),
-        Procedure(
-            "tomb-plate",
-            "三合墓加時: the 墓 of the day branch's 三合 (寅午戌 戌, 申子辰 辰, 亥卯未 未, 巳酉丑 丑) put on the "
-            "占時 (正時); search under 河魁 and 天罡 (the text: the day of the flight; here the reading's day)",
-            (f"{URN}66", f"{URN}74"),
-            tomb_plate,
-        ),
-        Procedure(
-            "capture-time",
-            "獲期: count forward to 子 from the branch that clashes the 末傳 and from the spirit over the 月建 "
-            "(the text does not say how the two counts combine, nor the unit)",
-            (f"{URN}72",),
-            capture_time,
-        ),
-        Procedure(
-            "lichun-board",
-            "立春課: 月將 on the hour of the 立春 that opened the reading's year; the spirit over 太歲 and the "
-            "課傳 of that plate (the reading's 貴人, 涉害 and 子時 options; 晝/夜 by the 立春 hour)",
-            (f"{URN}40", f"{URN}42"),
-            lichun_board,
-        ),
-    )
-}
-"""Procedures by name, as rules call them in ``param``."""
+register(
+    Procedure(
+        "amount",
+        "先天數 of the spirit and of its seat added, doubled when 旺相 and halved when 囚死 (多少)",
+        (f"{URN}12",),
+        _quantity(""),
+    ),
+    Procedure(
+        "li",
+        "distance in 里: 先天數 of the spirit and of its seat added, ×2 旺相, ÷2 囚死, 休 as it is",
+        (f"{URN}76",),
+        _quantity("里"),
+    ),
+    Procedure(
+        "separation",
+        "離辰遠近: places between the spirit's seat and the day branch (辰), 0 to 6; 旺相 farther, 囚死 nearer",
+        (f"{URN}54",),
+        separation,
+    ),
+    Procedure(
+        "counted-li",
+        "里數 (一說): places from the spirit's seat back to its own 地盤 place, one 里 each, ×2 旺相, ÷2 囚死; "
+        "the count as ¶76 makes it (魁去戌前若四辰，約行四里: 戌 on 寅, four places, four 里)",
+        (f"{URN}54", f"{URN}76"),
+        counted_li,
+    ),
+    Procedure(
+        "tomb-plate",
+        "三合墓加時: the 墓 of the day branch's 三合 (寅午戌 戌, 申子辰 辰, 亥卯未 未, 巳酉丑 丑) put on the "
+        "占時 (正時); search under 河魁 and 天罡 (the text: the day of the flight; here the reading's day)",
+        (f"{URN}66", f"{URN}74"),
+        tomb_plate,
+    ),
+    Procedure(
+        "capture-time",
+        "獲期: count forward to 子 from the branch that clashes the 末傳 and from the spirit over the 月建 "
+        "(the text does not say how the two counts combine, nor the unit)",
+        (f"{URN}72",),
+        capture_time,
+    ),
+    Procedure(
+        "lichun-board",
+        "立春課: 月將 on the hour of the 立春 that opened the reading's year; the spirit over 太歲 and the "
+        "課傳 of that plate (the reading's 貴人, 涉害 and 子時 options; 晝/夜 by the 立春 hour)",
+        (f"{URN}40", f"{URN}42"),
+        lichun_board,
+    ),
+)
