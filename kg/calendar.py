@@ -195,6 +195,14 @@ def nearest_term(moment: datetime, jie: bool) -> Term:
     return min(candidates, key=lambda t: abs(t.moment - moment))
 
 
+def zhongqi_within_a_minute(moment: datetime | None) -> Term | None:
+    """The 中氣 within :data:`BOUNDARY_WARNING` of ``moment`` (the 月將 is uncertain there), if any."""
+    if moment is None:
+        return None
+    term = nearest_term(moment, jie=False)
+    return term if abs(term.moment - moment) < BOUNDARY_WARNING else None
+
+
 def next_jie(moment: datetime) -> Term:
     """The first 節 after ``moment`` (where the month pillar next changes)."""
     return next(t for t in _terms_near(moment, 0, 2) if t.is_jie and t.moment > moment)

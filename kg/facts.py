@@ -15,7 +15,7 @@ from datetime import datetime
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
-from kg.calendar import BOUNDARY_WARNING, CalendarRecord, Term
+from kg.calendar import CalendarRecord, Term
 from kg.errors import InputError
 from kg.ganzhi import Branch, Element, breaks, clashes, combines, harms, punishes
 from kg.vocabulary import DK, PREFIXES, concept
@@ -93,15 +93,14 @@ class FactBuilder:
         self.entities.append((iri, branch, element))
 
     def calendar(self, record: CalendarRecord | None, zhongqi: Term | None = None) -> None:
-        """Where the pillars came from; dk:nearSolarTerm within a minute of a 節 (or of ``zhongqi``)."""
+        """Where the pillars came from; dk:nearSolarTerm within a minute of a 節, or when a 中氣
+        within a minute (``zhongqi``) is given."""
         if record is None:
             self.add(self.reading, DK.pillarsGiven, boolean(True))
             self.add(self.reading, DK.nearSolarTerm, boolean(False))
             return
         moment: datetime | None = record.moment
-        near = record.near_jie or (
-            zhongqi is not None and moment is not None and abs(zhongqi.moment - moment) < BOUNDARY_WARNING
-        )
+        near = record.near_jie or zhongqi is not None
         self.add(self.reading, DK.pillarsGiven, boolean(record.pillars_given))
         self.add(self.reading, DK.nearSolarTerm, boolean(near))
         if moment is not None:

@@ -194,7 +194,7 @@ def _liuren_sample(rng: random.Random, day: GanZhi, ju: int, daytime: bool, birt
 def _liuren_graph(chart: LiurenChart, inputs: str, birth: Branch | None, walking: Branch | None) -> Sample:
     """The sample of a 大六壬 chart cast from ``inputs`` with the querent's 年命 and 行年 (if any)."""
     graph = liuren_facts.chart_graph(chart, liuren_facts.reading_iri(chart))
-    inputs += "".join(f" --{k} {b.char}" for k, b in (("birth", birth), ("walking-year", walking)) if b)
+    inputs += "".join(f" --{k} {b.char}" for k, b in (("birth", birth), ("walking-year", walking)) if b is not None)
     return Sample(inputs, graph.serialize(format="nt", encoding="utf-8"))
 
 

@@ -23,7 +23,7 @@ from dataclasses import fields
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF
 
-from kg.calendar import nearest_term
+from kg.calendar import zhongqi_within_a_minute
 from kg.facts import FactBuilder, boolean
 from kg.facts import reading_iri as _reading_iri
 from kg.ganzhi import Branch, GanZhi, dun_stem, stage
@@ -185,7 +185,7 @@ class _Builder(FactBuilder):
         if len({lesson.upper for lesson in chart.lessons}) < 4:
             self.add(r, DK.keti, concept("keti", "bubei"))
         moment = None if chart.calendar is None else chart.calendar.moment
-        self.calendar(chart.calendar, None if moment is None else nearest_term(moment, jie=False))
+        self.calendar(chart.calendar, zhongqi_within_a_minute(moment))
         self.options(chart.options)
 
     # ── entities ─────────────────────────────────────────────────────────────────────────────

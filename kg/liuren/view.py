@@ -9,6 +9,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from kg.calendar import zhongqi_within_a_minute
 from kg.liuren.chart import TRANSMISSION_NAMES, Chart, Seat
 from kg.liuren.generals import Procession
 
@@ -80,6 +81,8 @@ def render(chart: Chart) -> str:
             text += f"; 將 from {chart.zhongqi.name} {chart.zhongqi.moment.isoformat()}"
         if cal.near_jie:
             text += " ⚠ within a minute of a 節"
+        if (term := zhongqi_within_a_minute(cal.moment)) is not None:
+            text += f" ⚠ within a minute of the 中氣 {term.name} {term.moment.isoformat()} (the 月將 changes there)"
         lines.append(text)
     lines.append(
         f"晝 {_procession_text(chart.day_procession)}   夜 {_procession_text(chart.night_procession)}"
@@ -221,5 +224,8 @@ def chart_to_json(chart: Chart) -> dict[str, Any]:
             if cal.nearest_jie is None
             else {"name": cal.nearest_jie.name, "moment": cal.nearest_jie.moment.isoformat()},
             "near_jie": cal.near_jie,
+            "near_zhongqi": None
+            if (term := zhongqi_within_a_minute(cal.moment)) is None
+            else {"name": term.name, "moment": term.moment.isoformat()},
         }
     return data

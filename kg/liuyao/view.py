@@ -76,7 +76,7 @@ def render(chart: Chart) -> str:
     body = chart.gua_shen
     if body.rule.value != "none":
         where = "".join(str(p) for p in body.positions) or "不上卦"
-        notes.append(f"卦身 {body.branch.char if body.branch else '身爻'} ({where})")
+        notes.append(f"卦身 {body.branch.char if body.branch is not None else '身爻'} ({where})")
     if notes:
         out.append(" ".join(notes))
     if changed := chart.options.changed():
