@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import click
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
@@ -383,3 +384,23 @@ def build(out: Path = BUILD, rules_dir: Path = RULES) -> BuildResult:
     nq, ttl = _nquads(ds), _turtle(ds)
     write_atomically(out, {"kg.nq": nq, "kg.ttl": ttl})
     return BuildResult(nq.count("\n"), count, (out / "kg.nq", out / "kg.ttl"))
+
+
+@click.command("build")
+@click.option(
+    "--out", type=click.Path(path_type=Path), default=BUILD, show_default=True, help="Output directory."
+)
+@click.option(
+    "--rules",
+    "rules_dir",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    default=RULES,
+    show_default=True,
+    help="Directory of rule files (*.yaml).",
+)
+def build_command(out: Path, rules_dir: Path) -> None:
+    """Compile ontology, corpus and rules into build/kg.nq and build/kg.ttl."""
+    result = build(out, rules_dir)
+    click.echo(
+        f"built {result.rules} rules, {result.quads} quads → " + ", ".join(str(f) for f in result.files)
+    )

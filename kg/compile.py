@@ -212,6 +212,8 @@ class RuleCompiler:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise self.fail(f"cannot read ({exc.strerror})") from None
+        except UnicodeDecodeError as exc:
+            raise self.fail(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         except yaml.YAMLError as exc:
             raise self.fail(f"malformed YAML: {exc}") from None
         problems = sorted(rule_schema().iter_errors(data), key=lambda e: _document_order(data, e))

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import yaml
 
-from kg.errors import KgError
+from kg.errors import InputError, KgError
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -267,4 +267,4 @@ def work(work_id: str) -> Work:
     try:
         return works()[work_id]
     except KeyError:
-        raise KgError(f"unknown work {work_id!r}; the catalogue has {', '.join(works())}") from None
+        raise InputError(f"unknown work {work_id!r}; the catalogue has {', '.join(works())}") from None

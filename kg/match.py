@@ -26,7 +26,7 @@ from pathlib import Path
 import pyoxigraph as ox
 from rdflib import Graph, Literal
 
-from kg.errors import KgError
+from kg.errors import InputError, KgError
 from kg.registry import procedure
 from kg.vocabulary import DK, sparql_prefixes
 
@@ -117,12 +117,12 @@ class KnowledgeGraph:
     @classmethod
     def load(cls, path: Path) -> KnowledgeGraph:
         if not path.exists():
-            raise KgError(f"{path} does not exist: run `kg build` first")
+            raise InputError(f"{path} does not exist: run `kg build` first")
         store = ox.Store()
         try:
             store.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
         except (SyntaxError, ValueError, OSError) as exc:
-            raise KgError(f"{path}: cannot load the graph ({exc})") from None
+            raise InputError(f"{path}: cannot load the graph ({exc})") from None
         return cls(store)
 
     def query(self, text: str) -> list[dict]:
@@ -258,7 +258,7 @@ class Reading:
             self.store.bulk_load(chart.serialize(format="nt").encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
         readings = [q.subject for q in self.store.quads_for_pattern(None, RDF_TYPE, READING)]
         if len(readings) != 1:
-            raise KgError(f"a chart graph must hold exactly one dk:Reading (found {len(readings)})")
+            raise InputError(f"a chart graph must hold exactly one dk:Reading (found {len(readings)})")
         self.iri = readings[0]
         topics = [q.object for q in self.store.quads_for_pattern(self.iri, ox.NamedNode(str(DK.topic)), None)]
         self.topic = topics[0].value if topics else None
@@ -379,9 +379,9 @@ def retrieve(
     """
     topic = topic or reading.topic
     if topic is None:
-        raise KgError("no topic: give one (e.g. --topic 遷移) or assert dk:topic on the reading")
+        raise InputError("no topic: give one (e.g. --topic 遷移) or assert dk:topic on the reading")
     if topic not in kg.topics:
-        raise KgError(f"unknown topic <{topic}>")
+        raise InputError(f"unknown topic <{topic}>")
     chain = kg.topic_chain(topic)
     _apply_definitions(kg, chain, reading)
     candidates = [r for r in kg.candidates(chain, *reading.index()) if r.kind != "definition" and r.template]

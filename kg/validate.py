@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import click
 from pyshacl import validate as shacl
 from rdflib import Dataset, Graph, Namespace
 
-from kg.errors import KgError
+from kg.errors import InputError, KgError
 from kg.vocabulary import ONTOLOGY, curie
 
 SH = Namespace("http://www.w3.org/ns/shacl#")
@@ -43,12 +44,12 @@ class Report:
 
 def load_union(path: Path) -> Graph:
     if not path.exists():
-        raise KgError(f"{path} does not exist: run `kg build` first")
+        raise InputError(f"{path} does not exist: run `kg build` first")
     ds = Dataset()
     try:
         ds.parse(path, format="nquads")
     except Exception as exc:  # rdflib raises several parser exception types
-        raise KgError(f"{path}: cannot read the graph ({exc})") from None
+        raise InputError(f"{path}: cannot read the graph ({exc})") from None
     union = Graph()
     for s, p, o, _ in ds.quads():
         union.add((s, p, o))
@@ -77,3 +78,15 @@ def validate_graph(data: Graph, shapes_path: Path = ONTOLOGY / "shapes.ttl") -> 
 
 def validate(path: Path) -> Report:
     return validate_graph(load_union(path))
+
+
+@click.command("validate")
+@click.option(
+    "--graph", type=click.Path(path_type=Path), default=ONTOLOGY.parent / "build" / "kg.nq", show_default=True
+)
+def validate_command(graph: Path) -> None:
+    """Check the built graph against ontology/shapes.ttl (SHACL); exit 1 when it does not conform."""
+    report = validate(graph)
+    click.echo(report.text)
+    if not report.conforms:
+        raise SystemExit(1)

@@ -174,8 +174,8 @@ class Vocabulary:
             return found[0]
         scheme_name = self.label(scheme, "en") or curie(scheme)
         if not found:
-            raise KgError(f"unknown {scheme_name} {label!r}")
-        raise KgError(f"ambiguous {scheme_name} {label!r}: " + ", ".join(curie(c) for c in found))
+            raise InputError(f"unknown {scheme_name} {label!r}")
+        raise InputError(f"ambiguous {scheme_name} {label!r}: " + ", ".join(curie(c) for c in found))
 
     def members(self, node: URIRef) -> list[URIRef]:
         """The concepts a label stands for: the members of a skos:Collection (吉將), else the concept."""

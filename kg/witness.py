@@ -75,7 +75,7 @@ import yaml
 from kg.build import BUILD, src
 from kg.calendar import Pillars
 from kg.corpus import CORPUS, works
-from kg.errors import InputError, KgError
+from kg.errors import InputError
 from kg.ganzhi import Branch, GanZhi, Stem
 from kg.liuren import chart_from_inputs
 from kg.liuren import facts as liuren_facts
@@ -311,17 +311,21 @@ def condition_rule(rule: RuleInfo) -> bool:
 
 
 def load_explanations(path: Path = EXPLANATIONS) -> dict[str, str]:
-    """Rule id → reason from the explanations file (none if it does not exist)."""
-    if not path.exists():
-        return {}
+    """Rule id → reason from the explanations file; a missing or unreadable file is an input error."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such explanations file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: a folder, not an explanations file (YAML)") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except yaml.YAMLError as exc:
-        raise KgError(f"{path}: malformed YAML: {exc}") from None
+        raise InputError(f"{path}: malformed YAML: {exc}") from None
     if not isinstance(data, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in data.items()
     ):
-        raise KgError(f"{path}: expected a mapping from rule id to a written reason")
+        raise InputError(f"{path}: expected a mapping from rule id to a written reason")
     return data
 
 
