@@ -58,6 +58,8 @@ class KgGroup(click.Group):
         "search": "kg.concordance:search_command",
         "explore": "kg.explore:explore_group",
         "query": "kg.query:query_command",
+        "topics": "kg.vocab_commands:topics_command",
+        "vocab": "kg.vocab_commands:vocab_command",
         "serve": "kg.serve.command:serve_command",
         "export": "kg.serve.tei:export_group",
     },

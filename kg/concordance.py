@@ -24,6 +24,7 @@ from rdflib.namespace import SKOS
 from kg.corpus import Paragraph, Work, works
 from kg.errors import InputError, KgError
 from kg.match import KnowledgeGraph
+from kg.simplified import search_terms
 from kg.vocabulary import DK, vocabulary
 
 BUILD = Path(__file__).resolve().parent.parent / "build"
@@ -210,7 +211,7 @@ def rules_mentioning(
 @click.argument("term", required=False)
 @click.option("--korean", is_flag=True, help="Search the Korean renderings instead of the Chinese.")
 @click.option(
-    "--width", type=click.IntRange(min=0), default=12, show_default=True, help="Context characters."
+    "--width", type=click.IntRange(0, 200), default=12, show_default=True, help="Context characters (0–200)."
 )
 @click.option("--concept", help="List every rule mentioning the concept with this label (e.g. 白虎, 龍).")
 @click.option("--topic", help="Only paragraphs or rules of this topic or a narrower one (e.g. 家宅).")
@@ -243,7 +244,12 @@ def search_command(
         click.echo(f"{len(rows)} rules mention {concept}")
         return
     spans = polarity_spans(KnowledgeGraph.load(graph), pol_iri) if pol_iri else None
-    hits = concordance(term or "", korean, width, work, topic, spans, abbreviations)
+    terms = search_terms(term) if term and not korean else [term or ""]
+    hits = list(
+        dict.fromkeys(
+            h for t in terms for h in concordance(t, korean, width, work, topic, spans, abbreviations)
+        )
+    )
     for h in hits:
         click.echo(f"{h.urn:<40} 《{h.work}》 {h.left:　>{width}}【{h.match}】{h.right}")
     click.echo(f"{len(hits)} hits")

@@ -18,7 +18,7 @@ from kg.liuren import commands as liuren
 from kg.liuyao import commands as liuyao
 from kg.match import KnowledgeGraph, Reading, retrieve
 from kg.report import render_json, render_text
-from kg.vocabulary import vocabulary
+from kg.simplified import topic as user_topic
 
 GRAPH = BUILD / "kg.nq"
 
@@ -47,7 +47,7 @@ def load_chart(path: Path) -> Graph:
 def match_command(chart: Path, topic: str | None, fmt: str, engine: str, graph: Path) -> None:
     """Print every rule that applies to the chart in CHART (Turtle), with citations."""
     chart_graph = load_chart(chart)
-    topic_iri = str(vocabulary().topic(topic)) if topic else None
+    topic_iri = str(user_topic(topic)) if topic else None
     results = retrieve(KnowledgeGraph.load(graph), Reading(chart_graph), topic_iri, engine)
     click.echo(render_json(results) if fmt == "json" else render_text(results))
 
@@ -87,7 +87,7 @@ def reading_liuyao(topic: str, fmt: str, graph: Path, **params) -> None:
     from kg.liuyao.view import chart_to_json, render
 
     cast, querent = liuyao.liuyao_inputs(**params)
-    topic_iri = vocabulary().topic(topic)
+    topic_iri = user_topic(topic)
     facts = chart_graph(cast, reading_iri(cast), topic_iri, querent)
     show_reading(render(cast), chart_to_json(cast), facts, topic_iri, fmt, graph)
 
@@ -105,6 +105,6 @@ def reading_liuren(topic: str, fmt: str, graph: Path, **params) -> None:
     from kg.liuren.view import chart_to_json, render
 
     lesson = liuren.liuren_inputs(**params)
-    topic_iri = vocabulary().topic(topic)
+    topic_iri = user_topic(topic)
     facts = chart_graph(lesson, reading_iri(lesson), topic_iri)
     show_reading(render(lesson), chart_to_json(lesson), facts, topic_iri, fmt, graph)
