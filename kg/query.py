@@ -1,12 +1,14 @@
-"""``kg query FILE.rq``: any SPARQL query on the built graph, with a time limit.
+"""``kg query FILE.rq``: any SPARQL query on the built graph, guarded and bounded.
 
 The query runs on ``build/kg.nq`` with the default graph as the union of the named graphs
-(ontology, corpus, rules). ``--reading FILE`` loads a chart or reading graph (Turtle) beside
-them into the named graph :data:`READING_GRAPH`, so the retrieval queries of ``queries/`` can
-name it with ``FROM <…/graph/reading>``.
+(ontology, corpus, rules), unless it names its own dataset with ``FROM`` / ``FROM NAMED``.
+``--reading FILE`` loads a chart or reading graph (Turtle) beside them into the named graph
+:data:`READING_GRAPH`, so the retrieval queries of ``queries/`` can name it with
+``FROM <…/graph/reading>``.
 
-Oxigraph cannot interrupt a query, so the query runs in a worker process that is killed at the
-deadline. Results: ``table`` (default), ``csv``, ``json`` (SPARQL JSON results; JSON-LD for a
+:mod:`kg.sparql_guard` parses the query first and refuses updates, ``SERVICE`` and graphs outside
+the store; the query then runs in a worker process killed at the deadline, with capped memory and
+rows. Results: ``table`` (default), ``csv``, ``json`` (SPARQL JSON results; JSON-LD for a
 CONSTRUCT or DESCRIBE) and ``turtle`` (CONSTRUCT or DESCRIBE only).
 """
 
@@ -14,20 +16,28 @@ from __future__ import annotations
 
 import csv
 import io
-import multiprocessing
+from contextlib import closing
 from pathlib import Path
 
 import click
 import pyoxigraph as ox
-from rdflib import Graph
 
 from kg.errors import InputError, KgError
-from kg.match import KnowledgeGraph
-from kg.vocabulary import PREFIXES, curie
+from kg.sparql_guard import GRAPH_FORMS, READING_GRAPH, Answer, Job, Limits, Worker
+from kg.vocabulary import curie
 
 BUILD = Path(__file__).resolve().parent.parent / "build"
-READING_GRAPH = "https://w3id.org/divkg/graph/reading"
-FORMATS = ("table", "csv", "json", "turtle")
+TSV = ox.QueryResultsFormat.TSV.media_type
+N_TRIPLES = ox.RdfFormat.N_TRIPLES.media_type
+#: the media types asked of the worker for each format: (SELECT and ASK, CONSTRUCT and DESCRIBE);
+#: tables are drawn from TSV and N-Triples
+MEDIA_TYPES: dict[str, tuple[str | None, str]] = {
+    "table": (TSV, N_TRIPLES),
+    "csv": (ox.QueryResultsFormat.CSV.media_type, N_TRIPLES),
+    "json": (ox.QueryResultsFormat.JSON.media_type, ox.RdfFormat.JSON_LD.media_type),
+    "turtle": (None, ox.RdfFormat.TURTLE.media_type),
+}
+FORMATS = tuple(MEDIA_TYPES)
 
 
 def _cell(term: ox.NamedNode | ox.Literal | ox.BlankNode | ox.Triple | None) -> str:
@@ -65,97 +75,44 @@ def _csv(header: list[str], rows: list[list[str]]) -> str:
     return out.getvalue()
 
 
-def render(results: ox.QuerySolutions | ox.QueryTriples | ox.QueryBoolean, fmt: str) -> str:
-    """A query result in ``fmt``; an InputError when the format does not fit the query form."""
+def render(answer: Answer, fmt: str) -> str:
+    """A worker's answer in ``fmt``; an InputError when the format does not fit the query form."""
+    if answer.media_type is None:
+        raise InputError(f"--format {fmt} needs a CONSTRUCT or DESCRIBE query (this is a {answer.form})")
+    if fmt in ("json", "turtle") or (fmt == "csv" and answer.form not in GRAPH_FORMS):
+        return answer.body.decode()
+    if answer.form in GRAPH_FORMS:
+        triples = ox.parse(answer.body, format=ox.RdfFormat.N_TRIPLES)
+        rows = [[_cell(t.subject), _cell(t.predicate), _cell(t.object)] for t in triples]
+        return (table if fmt == "table" else _csv)(["subject", "predicate", "object"], rows)
+    results = ox.parse_query_results(answer.body, format=ox.QueryResultsFormat.TSV)
     if isinstance(results, ox.QueryBoolean):
-        if fmt == "json":
-            return results.serialize(format=ox.QueryResultsFormat.JSON).decode()
-        if fmt == "turtle":
-            raise InputError("--format turtle needs a CONSTRUCT or DESCRIBE query (this is an ASK)")
         return "true" if bool(results) else "false"
-    if isinstance(results, ox.QuerySolutions):
-        if fmt == "turtle":
-            raise InputError("--format turtle needs a CONSTRUCT or DESCRIBE query (this is a SELECT)")
-        if fmt in ("json", "csv"):
-            kind = ox.QueryResultsFormat.JSON if fmt == "json" else ox.QueryResultsFormat.CSV
-            return results.serialize(format=kind).decode()
-        header = [v.value for v in results.variables]
-        return table(header, [[_cell(row[h]) for h in header] for row in results])
-    if fmt in ("turtle", "json"):
-        graph = Graph()
-        for prefix, iri in PREFIXES.items():
-            graph.bind(prefix, iri)
-        graph.parse(data=results.serialize(format=ox.RdfFormat.N_TRIPLES).decode(), format="nt")
-        return graph.serialize(format="turtle" if fmt == "turtle" else "json-ld")
-    rows = [[_cell(t.subject), _cell(t.predicate), _cell(t.object)] for t in results]
-    return (table if fmt == "table" else _csv)(["subject", "predicate", "object"], rows)
-
-
-def _load(graph: Path, reading: Path | None) -> ox.Store:
-    store = KnowledgeGraph.load(graph).store
-    if reading is not None:
-        try:
-            store.load(path=str(reading), format=ox.RdfFormat.TURTLE, to_graph=ox.NamedNode(READING_GRAPH))
-        except (SyntaxError, ValueError, OSError) as exc:
-            raise KgError(f"{reading}: cannot load the reading graph ({exc})") from None
-    return store
-
-
-def _worker(conn, text: str, graph: Path, reading: Path | None, fmt: str) -> None:
-    """Run in the worker process: send back ("ok", output) or (error class name, message)."""
-    try:
-        store = _load(graph, reading)
-        try:
-            results = store.query(text, use_default_graph_as_union=True)
-        except SyntaxError as exc:
-            raise InputError(f"malformed query: {exc}") from None
-        conn.send(("ok", render(results, fmt)))
-    except InputError as exc:
-        conn.send(("input", str(exc)))
-    except (KgError, OSError, ValueError) as exc:
-        conn.send(("error", str(exc)))
-    finally:
-        conn.close()
+    header = [v.value for v in results.variables]
+    return table(header, [[_cell(row[h]) for h in header] for row in results])
 
 
 def run_query(
     text: str,
     graph: Path = BUILD / "kg.nq",
     fmt: str = "table",
-    timeout: float = 30.0,
+    limits: Limits | None = None,
     reading: Path | None = None,
 ) -> str:
     """The results of SPARQL ``text`` on the built graph in ``fmt``, or a KgError.
 
-    Malformed queries, formats that do not fit and queries that exceed ``timeout`` seconds are
-    input errors (exit code 2).
+    Malformed and refused queries, formats that do not fit and queries past a limit are input
+    errors (exit code 2).
     """
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
     if not graph.exists():
         raise KgError(f"{graph} does not exist: run `kg build` first")
-    context = multiprocessing.get_context("spawn")
-    receive, send = context.Pipe(duplex=False)
-    worker = context.Process(target=_worker, args=(send, text, graph, reading, fmt), daemon=True)
-    worker.start()
-    send.close()
-    try:
-        if not receive.poll(timeout):
-            raise InputError(f"the query ran longer than the time limit ({timeout:g} s) and was stopped")
-        try:
-            status, message = receive.recv()
-        except EOFError:
-            raise KgError(f"the query worker died (exit code {worker.exitcode})") from None
-    finally:
-        if worker.is_alive():
-            worker.kill()
-        worker.join()
-        receive.close()
-    if status == "input":
-        raise InputError(message)
-    if status == "error":
-        raise KgError(message)
-    return message
+    results, graph_media = MEDIA_TYPES[fmt]
+    with closing(Worker(graph, limits or Limits(), reading)) as worker:
+        worker.wait_ready()
+        answer = worker.run(Job(text, results, graph_media))
+    return render(answer, fmt)
 
 
 def read_query(path: Path) -> str:
@@ -171,27 +128,59 @@ def read_query(path: Path) -> str:
     return text
 
 
+def limit_options(deadline: float = Limits.deadline, rows: int = Limits.rows):
+    """``--timeout``, ``--memory`` and ``--max-rows``, checked by :class:`Limits` (exit code 2)."""
+
+    def decorate(command):
+        for option in (
+            click.option(
+                "--max-rows",
+                type=int,
+                default=rows,
+                show_default=True,
+                help="Rows (or triples) of result above which the query is refused.",
+            ),
+            click.option(
+                "--memory",
+                type=int,
+                default=Limits.memory,
+                show_default=True,
+                help="MiB of memory for the worker process that runs the query.",
+            ),
+            click.option(
+                "--timeout",
+                type=float,
+                default=deadline,
+                show_default=True,
+                help="Seconds before a query is stopped.",
+            ),
+        ):
+            command = option(command)
+        return command
+
+    return decorate
+
+
 @click.command("query")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
-    default=30.0,
-    show_default=True,
-    help="Seconds before the query is stopped.",
-)
+@limit_options()
 @click.option(
     "--reading",
     type=click.Path(path_type=Path),
     help=f"A chart or reading graph (Turtle) loaded into the named graph <{READING_GRAPH}>.",
 )
 @click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
-def query_command(file: Path, fmt: str, timeout: float, reading: Path | None, graph: Path) -> None:
+def query_command(
+    file: Path, fmt: str, timeout: float, memory: int, max_rows: int, reading: Path | None, graph: Path
+) -> None:
     """Run the SPARQL query in FILE on the built graph (default graph = union of all graphs).
+
+    Updates, SERVICE and graphs outside the store are refused before the query runs.
 
     Example: kg query queries/rules-by-concept.rq --format csv
     """
+    limits = Limits(timeout, memory, max_rows)
     if reading is not None and not reading.exists():
         raise InputError(f"{reading}: no such reading graph")
-    click.echo(run_query(read_query(file), graph, fmt, timeout, reading).rstrip("\n"))
+    click.echo(run_query(read_query(file), graph, fmt, limits, reading).rstrip("\n"))
