@@ -6,13 +6,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+import pyoxigraph as ox
 from pyshacl import validate as shacl
-from rdflib import Dataset, Graph, Namespace
+from rdflib import BNode, Graph, Literal, Namespace, URIRef
 
+from kg.corpus import works
 from kg.errors import InputError, KgError
-from kg.vocabulary import ONTOLOGY, curie
+from kg.vocabulary import DK, ONTOLOGY, curie
 
 SH = Namespace("http://www.w3.org/ns/shacl#")
+XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
 @dataclass(frozen=True)
@@ -42,30 +45,54 @@ class Report:
         return "\n".join(lines)
 
 
+def _rdflib(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> URIRef | BNode | Literal:
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, ox.BlankNode):
+        return BNode(term.value)
+    if term.language:
+        return Literal(term.value, lang=term.language)
+    datatype = term.datatype.value
+    return Literal(term.value) if datatype == XSD_STRING else Literal(term.value, datatype=URIRef(datatype))
+
+
 def load_union(path: Path) -> Graph:
+    """The union of the named graphs of ``path`` as one rdflib Graph (parsed by Oxigraph, which is
+    five times faster than rdflib's N-Quads parser)."""
     if not path.exists():
         raise InputError(f"{path} does not exist: run `kg build` first")
-    ds = Dataset()
-    try:
-        ds.parse(path, format="nquads")
-    except Exception as exc:  # rdflib raises several parser exception types
-        raise InputError(f"{path}: cannot read the graph ({exc})") from None
     union = Graph()
-    for s, p, o, _ in ds.quads():
-        union.add((s, p, o))
+    try:
+        for quad in ox.parse(path=str(path), format=ox.RdfFormat.N_QUADS):
+            union.add((_rdflib(quad.subject), _rdflib(quad.predicate), _rdflib(quad.object)))
+    except (SyntaxError, ValueError, OSError) as exc:
+        raise InputError(f"{path}: cannot read the graph ({exc})") from None
     return union
+
+
+def _path(results: Graph, path: object) -> str | None:
+    """A result path as written in the shapes: ``dk:gloss``, or ``^dk:work`` for an inverse path."""
+    if path is None:
+        return None
+    if isinstance(path, BNode) and (inverse := results.value(path, SH.inversePath)) is not None:
+        return "^" + curie(str(inverse))
+    return curie(str(path))
 
 
 def validate_graph(data: Graph, shapes_path: Path = ONTOLOGY / "shapes.ttl") -> Report:
     shapes = Graph().parse(shapes_path, format="turtle")
-    conforms, results, text = shacl(data, shacl_graph=shapes, advanced=True, allow_warnings=False)
+    for work in works().values():
+        shapes.add((DK.CatalogueWorkShape, SH.targetNode, URIRef(f"{DK}source/{work.id}")))
+    conforms, results, text = shacl(
+        data, shacl_graph=shapes, advanced=True, allow_warnings=False, inplace=True
+    )
     if not isinstance(results, Graph):
         raise KgError(f"ontology/shapes.ttl: the shapes cannot be run ({text.strip()})")
     violations = sorted(
         {
             Violation(
                 curie(str(results.value(r, SH.focusNode))),
-                curie(str(p)) if (p := results.value(r, SH.resultPath)) is not None else None,
+                _path(results, results.value(r, SH.resultPath)),
                 str(results.value(r, SH.resultMessage)),
                 str(v) if (v := results.value(r, SH.value)) is not None else None,
             )
