@@ -166,6 +166,31 @@ WEN_CHANG = StarTable(
     f"{_SHARED}; {_NOTES}", _by_stem("巳 午 申 酉 申 酉 亥 子 寅 卯"),
 )  # fmt: skip
 
+_LIUREN_NOTES = "docs/liuren-doctrine.md §5"
+
+RI_DE = StarTable(
+    "日德", "ride", Basis.STEM, "陽干 its own 寄宮, 陰干 the 寄宮 of its 干合 partner (乙德在庚 …)",
+    f"the 大六壬 德神 table 甲己寅 乙庚申 丙辛戊癸巳 丁壬亥; 《御定六壬直指》 癸未 ¶52 初德, ¶62 貴德 (巳); "
+    f"{_LIUREN_NOTES}",
+    _by_stem("寅 申 巳 亥 巳 寅 申 巳 亥 巳"),
+)  # fmt: skip
+
+MU_SHEN: dict[str, StarTable] = {
+    "element": StarTable(
+        "墓神", "mushen", Basis.STEM, "同生同死: the 墓 of the stem's element, yin stems as yang ones (水土同宮)",
+        f"《御定六壬直指》 癸未 ¶68, ¶70, ¶72 (干上辰 墓神覆日, 辰生人 墓身); {_LIUREN_NOTES}",
+        _by_stem("未 未 戌 戌 辰 辰 丑 丑 辰 辰"),
+    ),
+    "yin-reverse": StarTable(
+        "墓神", "mushen", Basis.STEM, "陽順陰逆: the yin stems' 十二長生 counted backward from their own 長生",
+        f"the 子平 stem cycle (乙 長生午 墓戌 … 癸 長生卯 墓未); {_LIUREN_NOTES}",
+        _by_stem("未 戌 戌 丑 戌 丑 丑 辰 辰 未"),
+    ),
+}  # fmt: skip
+"""墓神 (日墓) of the day stem: variants. Default: "element"."""
+
+DEFAULT_MU_SHEN = "element"
+
 GROUP_STARS: tuple[StarTable, ...] = (
     StarTable("驛馬", "yima", Basis.GROUP, "the branch clashing the group's 長生",
               f"{_SHARED}; {_NOTES}", _by_group("寅", "申", "亥", "巳")),
@@ -218,6 +243,16 @@ MONTH_STARS: tuple[StarTable, ...] = (
               f"《協紀辨方書》; {_NOTES}", _by_month("辛 己 丁 乙 辛 己 丁 乙 辛 己 丁 乙")),
 )  # fmt: skip
 """神煞 read from 月建."""
+
+QI_STARS: tuple[StarTable, ...] = (
+    StarTable("生氣", "shengqi", Basis.MONTH, "正月在子, one branch on each month (月建後二辰)",
+              f"《協紀辨方書》; 《御定六壬直指》 癸未 ¶52 胎財生氣 (七月占: 午); {_LIUREN_NOTES}",
+              _by_month("子 丑 寅 卯 辰 巳 午 未 申 酉 戌 亥")),
+    StarTable("死氣", "siqi", Basis.MONTH, "正月在午: the branch clashing the 生氣",
+              f"《協紀辨方書》; 《御定六壬直指》 癸未 ¶52 胎財死氣 (正月占: 午), ¶42 (二月: 未); {_LIUREN_NOTES}",
+              _by_month("午 未 申 酉 戌 亥 子 丑 寅 卯 辰 巳")),
+)  # fmt: skip
+"""生氣 and 死氣 by 月建 (asserted on the 大六壬 spirits when the month is known)."""
 
 TIAN_SHE: dict[Branch, tuple[Stem, Branch]] = {
     Branch(m): (Stem.from_char(day[0]), Branch.from_char(day[1]))

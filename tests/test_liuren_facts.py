@@ -68,7 +68,7 @@ def test_reading(g4: Graph) -> None:
         assert not _ask(g4, f"<{R}> {absent} ?x"), absent
     assert not _ask(g4, "?s dk:seasonalState ?x")
     assert _select(g4, "?v", f"<{R}> dk:option [ dk:name 'shehai_variant' ; rdf:value ?v ]") == {("zhinan",)}
-    assert len(set(g4.objects(R, DK.option))) == 5
+    assert len(set(g4.objects(R, DK.option))) == 7
     assert _ask(g4, f"<{R}> dk:dayPillar [ dk:ganzhi gz:gui-wei ; dk:pillarKind pillar:day ]")
 
 
@@ -142,8 +142,9 @@ def test_noble_and_generals(g4: Graph) -> None:
 
 
 def test_void_and_stars(g4: Graph) -> None:
-    """甲戌旬: 申酉 空 (no 遁干), 丁 on 丑 (丁神); 魁罡 辰 戌; 祿 of 癸 is 子; the stars of 未's group 亥卯未:
-    驛馬 巳, 桃花 (咸池) 子, 將星 卯, 華蓋 未, 劫煞 申, 災煞 酉, 亡神 寅, 謀星 丑."""
+    """甲戌旬: 申酉 空 (no 遁干), 丁 on 丑 (丁神); 魁罡 辰 戌; 祿 of 癸 is 子, 日德 巳 (戊癸 德在巳), 墓神 辰
+    (壬癸 墓辰, docs/liuren-doctrine.md §5.1); the stars of 未's group 亥卯未: 驛馬 巳, 桃花 (咸池) 子, 將星 卯,
+    華蓋 未, 劫煞 申, 災煞 酉, 亡神 寅, 謀星 丑."""
     void = {b for (b,) in _select(g4, "?b", "?s dk:void true ; dk:branch ?b")}
     assert void == {"shen", "you"}
     assert not _ask(g4, f"{_spirit('shen')} dk:dunStem ?d")
@@ -154,6 +155,8 @@ def test_void_and_stars(g4: Graph) -> None:
         ("chen", "kuigang"),
         ("xu", "kuigang"),
         ("zi", "lu"),
+        ("si", "ride"),
+        ("chen", "mushen"),
         ("si", "yima"),
         ("zi", "taohua"),
         ("mao", "jiangxing"),
@@ -178,11 +181,13 @@ def test_relations(g4: Graph) -> None:
     assert _ask(g4, f"{_spirit('zi')} dk:xing {_spirit('mao')} . {_spirit('mao')} dk:xing {_spirit('zi')}")
     assert _ask(g4, f"{_spirit('mao')} dk:he {_spirit('xu')} . {_spirit('zi')} dk:hai {_spirit('wei')}")
     assert _ask(g4, f"{_spirit('xu')} dk:po {zhi} . {_spirit('chen')} dk:bihe {_spirit('xu')}")
-    # the 干 has no branch: only 生 克 比和
-    assert not _ask(
+    # the 干 by its 寄宮 丑 (docs/liuren-doctrine.md §5.4): 丑未沖, 子丑合, 丑刑戌, 丑午害, 丑辰破, 丑 並 丑
+    assert _ask(
         g4,
-        f"VALUES ?p {{ dk:chong dk:he dk:xing dk:hai dk:po dk:bing }} {{ {gan} ?p ?x }} UNION {{ ?x ?p {gan} }}",
+        f"{gan} dk:chong {zhi} . {_spirit('zi')} dk:he {gan} . {gan} dk:xing {_spirit('xu')} . "
+        f"{_spirit('wu')} dk:hai {gan} . {_spirit('chen')} dk:po {gan} . {_spirit('chou')} dk:bing {gan}",
     )
+    assert not _ask(g4, f"{gan} dk:chong {_spirit('wu')}")
     assert not _ask(g4, "?x dk:sheng ?x")
 
 

@@ -61,6 +61,24 @@ def test_zhizhi_keti_are_derived(ju: int) -> None:
     assert comparison.named_not_derived == expected_missing
 
 
+ZHIZHI_PROSE: dict[int, tuple[str, ...]] = {
+    4: ("閉口", "斬關"),
+    7: ("無依", "遊子"),
+    8: ("知一", "鑄印"),
+    9: ("見機", "從革"),
+    10: ("閉口", "遊子"),
+    11: ("彈射", "間傳"),
+}
+"""Names the 課義, 解曰, 斷曰 and verdict lines use: 4 閉口卦 (¶4), 課名斬關 (¶8); 7 無依之卦 (¶38), 課名遊子
+(¶40); 8 知一之卦，又名鑄印 (¶48); 9 見機之卦，傳逢從革 (¶58); 10 閉口居中 (¶64), 中傳閉口 (¶66), 課名遊子 (¶70);
+11 彈射間傳 (¶78)."""
+
+
+@pytest.mark.parametrize("ju", sorted(ZHIZHI_PROSE))
+def test_zhizhi_prose_names_are_derived(ju: int) -> None:
+    assert compare_with_text(_chart(ju), ZHIZHI_PROSE[ju]).named_not_derived == ()
+
+
 def test_guiwei6_lide_is_reported_not_forced() -> None:
     """docs/liuren-doctrine.md §3: 晝 貴 巳 sits on 戌 and 夜 卯 on 申, so 貴臨卯酉 does not give 勵德 at 6局."""
     chart = _chart(6)
@@ -72,6 +90,7 @@ def test_notes_checkable_claims() -> None:
     """The facts docs/liuren-doctrine.md §3 says the derivations confirm."""
     four, six, seven, eight, ten = _chart(4), _chart(6), _chart(7), _chart(8), _chart(10)
     assert "閉口" in four.keti_names  # 旬尾 未 on 旬首 戌
+    assert "閉口" in ten.keti_names  # 旬首 戌 on 旬尾 未
     assert six.transmissions[0].fallen_void  # 卯 sits on 空 申
     assert "亂首" in seven.keti_names
     assert [t.seat.char for t in eight.transmissions[::2]] == ["子", "戌"]  # 巳 on 子, 卯 on 戌

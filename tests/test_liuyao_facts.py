@@ -88,6 +88,8 @@ def test_reading_inputs(ga: Graph) -> None:
         ("tian_xi", "A"),
         ("shensha_base", "day"),
         ("zi_hour", "23:00"),
+        ("fan_yin", "branches"),
+        ("natal_element", "branch"),
     }
     assert not _ask(ga, f"<{R}> dk:moment ?m")
 
@@ -101,13 +103,15 @@ def test_reading_links(ga: Graph) -> None:
     assert linked("dk:hiddenLine") == {"hidden/2"}
     assert linked("dk:pillar") == {"pillar/year", "pillar/month", "pillar/day"}
     assert linked("dk:dayPillar") == {"pillar/day"}
+    assert linked("dk:birthSpirit") == {"natal"}
     assert linked("dk:entity") == linked("dk:line") | linked("dk:changedLine") | linked(
         "dk:hiddenLine"
-    ) | linked("dk:pillar")
+    ) | linked("dk:pillar") | {"natal"}
     assert linked("dk:primaryHexagram") == {"hexagram/primary"}
     assert linked("dk:changedHexagram") == {"hexagram/changed"}
     assert linked("dk:frame") == set()
-    assert linked("dk:hexClass") == set()
+    # only line 1 (9) moves: 獨發
+    assert linked("dk:hexClass") == {str(concept("hexclass", "du-fa"))}
 
 
 def test_lines_of_example_a(ga: Graph) -> None:
@@ -134,6 +138,7 @@ def test_lines_of_example_a(ga: Graph) -> None:
     )
     roles = _select(ga, f"<{R}> dk:line ?l . ?l dk:position ?p ; dk:role ?role")
     assert {(int(p), role.rsplit("/", 1)[1]) for _, p, role in roles} == {
+        (1, "ming"),  # the querent's 年命 子 is on line 1 甲子
         (5, "shi"),
         (2, "ying"),
         (3, "guashen"),
@@ -285,10 +290,10 @@ def test_example_b(gb: Graph) -> None:
 
 
 def test_reading_classes_and_frames() -> None:
-    # 乾為天 all moving → 坤為地: 六爻亂動, 純陽; 六沖 → 六沖 (no 六合)
+    # 乾為天 all moving → 坤為地: 六爻亂動 (and so 亂動), 純陽; 六沖 → 六沖 (no 六合)
     g = _graph(_chart("庚寅 戊寅 癸亥", "999999"))
     classes = {k.rsplit("/", 1)[1] for (k,) in _select(g, f"<{R}> dk:hexClass ?k")}
-    assert classes == {"pure-yang", "all-moving"}
+    assert classes == {"pure-yang", "all-moving", "luan-dong"}
     assert _ask(g, f"{_iri('hexagram/primary')} dk:hexClass hexclass:liuchong, hexclass:bachun")
     # 坤為地 still: 純陰, 六爻安靜, no changed hexagram
     g = _graph(_chart("庚寅 戊寅 癸亥", "888888"))

@@ -16,7 +16,16 @@ from kg.calendar import CalendarRecord, Pillars, Term, ZiHourRule, parse_moment,
 from kg.errors import InputError
 from kg.ganzhi import Branch, GanZhi, SeasonalState, Stem, seasonal_state
 from kg.liuren.four_lessons import BRANCH_EL, STEM_EL, Lesson, four_lessons
-from kg.liuren.generals import DayNight, DayNightRule, General, Procession, day_or_night, processions
+from kg.liuren.generals import (
+    DEFAULT_TEMPLE_TABLE,
+    TEMPLE_TABLES,
+    DayNight,
+    DayNightRule,
+    General,
+    Procession,
+    day_or_night,
+    processions,
+)
 from kg.liuren.keti import Keti, derive_keti
 from kg.liuren.plates import (
     BRANCHES,
@@ -32,7 +41,7 @@ from kg.liuren.plates import (
     shift_of_ju,
 )
 from kg.liuren.three_transmissions import DisputedReading, ShehaiVariant, Transmissions, three_transmissions
-from kg.shensha import DEFAULT_NOBLE_TABLE, NOBLE_TABLES
+from kg.shensha import DEFAULT_MU_SHEN, DEFAULT_NOBLE_TABLE, MU_SHEN, NOBLE_TABLES
 from kg.six_relatives import Relative
 
 
@@ -52,12 +61,22 @@ class Options:
     """戊辰/戊戌 第7局: the 《指南》 rule's 亥巳亥 (default) or the 720 table's 巳亥巳."""
     zi_hour_rule: ZiHourRule = ZiHourRule.EARLY
     """Day boundary for a moment in 23:00–24:00 (only used when the chart is cast from a moment)."""
+    stem_tomb: str = DEFAULT_MU_SHEN
+    """墓神 of the day stem, a table of :data:`kg.shensha.MU_SHEN`: "element" (同生同死, 癸 墓辰, the
+    reading 《直指》 follows, default) or "yin-reverse" (陽順陰逆, 癸 墓未); docs/liuren-doctrine.md §5.1."""
+    temple_table: str = DEFAULT_TEMPLE_TABLE
+    """天將入廟 table of :data:`kg.liuren.generals.TEMPLE_TABLES`: "xuanwu-hai" (玄武 亥, 天后 子,
+    default) or "xuanwu-zi" (玄武 子, 天后 亥); docs/liuren-doctrine.md §5.2."""
 
     def __post_init__(self) -> None:
-        if self.noble_table not in NOBLE_TABLES:
-            raise InputError(
-                f"unknown 貴人 table {self.noble_table!r}: expected one of {', '.join(NOBLE_TABLES)}"
-            )
+        for name, tables, what in (
+            ("noble_table", NOBLE_TABLES, "貴人 table"),
+            ("stem_tomb", MU_SHEN, "墓神 table"),
+            ("temple_table", TEMPLE_TABLES, "入廟 table"),
+        ):
+            value = getattr(self, name)
+            if value not in tables:
+                raise InputError(f"unknown {what} {value!r}: expected one of {', '.join(tables)}")
         for name, kind in (
             ("day_night_rule", DayNightRule),
             ("shehai_variant", ShehaiVariant),

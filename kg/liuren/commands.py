@@ -15,11 +15,11 @@ import click
 from kg.calendar import ZiHourRule
 from kg.liuren.chart import Chart, Options, chart_from_inputs
 from kg.liuren.facts import chart_graph, reading_iri
-from kg.liuren.generals import DayNightRule
+from kg.liuren.generals import DEFAULT_TEMPLE_TABLE, TEMPLE_TABLES, DayNightRule
 from kg.liuren.three_transmissions import DisputedReading, ShehaiVariant
 from kg.liuren.view import chart_to_json, render
 from kg.output import output_options, print_chart
-from kg.shensha import DEFAULT_NOBLE_TABLE, NOBLE_TABLES
+from kg.shensha import DEFAULT_MU_SHEN, DEFAULT_NOBLE_TABLE, MU_SHEN, NOBLE_TABLES
 
 DAY_NIGHT_CHOICES: dict[str, DayNightRule] = {
     "auto": DayNightRule.HOURS,
@@ -82,6 +82,20 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
             help="子時 rule for --moment: the day changes at '23:00' or at 'midnight'.",
         ),
         click.option(
+            "--stem-tomb",
+            type=click.Choice(list(MU_SHEN)),
+            default=DEFAULT_MU_SHEN,
+            show_default=True,
+            help="墓神 of the day stem: 'element' (同生同死, 癸 墓辰) or 'yin-reverse' (陽順陰逆, 癸 墓未).",
+        ),
+        click.option(
+            "--temple",
+            type=click.Choice(list(TEMPLE_TABLES)),
+            default=DEFAULT_TEMPLE_TABLE,
+            show_default=True,
+            help="天將入廟 table: 'xuanwu-hai' (玄武 亥, 天后 子) or 'xuanwu-zi' (玄武 子, 天后 亥).",
+        ),
+        click.option(
             "--birth", metavar="BRANCH", help="The querent's 年命 (birth-year branch or 干支), e.g. 子."
         ),
         click.option("--walking-year", metavar="BRANCH", help="The querent's 行年 (branch or 干支)."),
@@ -103,6 +117,8 @@ def liuren_inputs(**params: Any) -> Chart:
         shehai_variant=ShehaiVariant(params.get("shehai") or ShehaiVariant.ZHINAN),
         disputed_reading=DisputedReading(params.get("disputed") or DisputedReading.ZHINAN),
         zi_hour_rule=ZiHourRule(params.get("zi_hour") or ZiHourRule.EARLY),
+        stem_tomb=params.get("stem_tomb") or DEFAULT_MU_SHEN,
+        temple_table=params.get("temple") or DEFAULT_TEMPLE_TABLE,
     )
     return chart_from_inputs(**{k: params.get(k) for k in _INPUTS}, options=options)
 

@@ -1,13 +1,14 @@
 """A 大六壬 chart as RDF: every fact rules may ask about, in the vocabulary of ontology/divkg.ttl.
 
 :func:`chart_graph` asserts the reading (day 干支, 局, 月將, 占時, 晝/夜, 貴人 順/逆, 課體, 年命,
-calendar record, options), its entities — the twelve 天盤 spirits (神) with their 地盤 seat, 天將,
-旬空/落空, 遁干, 六親, 旺相休囚死, 十二長生 and 神煞 (丁神, 魁罡, the day stem's 祿神, and the stars of
-the day branch's 三合 group: 驛馬 桃花 將星 華蓋 劫煞 災煞 亡神 謀星, kg/shensha.py); the day stem (干) in
-its 寄宮; the day branch (支); the pillars (四直) that are known — the 四課 and the 三傳 as links to the spirits, and the
-relations (生 克 比和 of elements; 沖 合 刑 害 破 並 of branches) between every ordered pair of
-distinct entities. The 干 has no branch of its own: only its element relations are asserted (its
-寄宮 is the fact dk:lodging). Rules are compiled to SPARQL over exactly these facts (docs/architecture.md §5);
+calendar record, options), its entities — the twelve 天盤 spirits (神) with their 地盤 seat, 天將 (of
+the reading's plate, with its 五行 and 入廟, and those of the 晝 and the 夜 plate), 旬空/落空, 遁干, 六親,
+旺相休囚死, 十二長生 and 神煞 (丁神, 魁罡, the day stem's 祿神, 日德 and 墓神, 生氣 and 死氣 of the month,
+and the stars of the day branch's 三合 group: 驛馬 桃花 將星 華蓋 劫煞 災煞 亡神 謀星, kg/shensha.py); the day
+stem (干) in its 寄宮; the day branch (支); the pillars (四直) that are known — the 四課 and the 三傳 as links
+to the spirits, and the relations (生 克 比和 of elements; 沖 合 刑 害 破 並 of branches) between every ordered pair of
+distinct entities. The 干 takes part in the branch relations by its 寄宮 (支干相沖: 癸 寄丑 沖 未;
+docs/liuren-doctrine.md §5.4). Rules are compiled to SPARQL over exactly these facts (docs/architecture.md §5);
 booleans are asserted both true and false so a rule can test either.
 
 Entity IRIs live under the reading IRI: ``<reading>/spirit/<branch slug>`` (the spirit named by its
@@ -29,9 +30,9 @@ from kg.facts import reading_iri as _reading_iri
 from kg.ganzhi import Branch, GanZhi, dun_stem, stage
 from kg.liuren.chart import Chart
 from kg.liuren.four_lessons import Relation
-from kg.liuren.generals import DayNight
+from kg.liuren.generals import TEMPLE_TABLES, DayNight
 from kg.liuren.plates import LODGING, RANK, month_general
-from kg.shensha import GROUP_STARS, LU
+from kg.shensha import GROUP_STARS, LU, MU_SHEN, QI_STARS, RI_DE
 from kg.six_relatives import relative
 from kg.vocabulary import DK, concept
 
@@ -196,6 +197,11 @@ class _Builder(FactBuilder):
         day = chart.day
         stem_element = day.stem.element
         ding = chart.ding
+        temple = TEMPLE_TABLES[chart.options.temple_table]
+        tomb = MU_SHEN[chart.options.stem_tomb].at(day.stem)
+        virtue = RI_DE.at(day.stem)
+        month = chart.month
+        qi = () if month is None else tuple((table.slug, table.at(month)) for table in QI_STARS)
         for seat in chart.seats:
             branch, earth = seat.heaven, seat.earth
             element = branch.element
@@ -208,10 +214,14 @@ class _Builder(FactBuilder):
             self.add(iri, DK.yinYang, _yin_yang(branch.is_yang))
             self.add(iri, DK.seat, concept("br", earth.slug))
             self.add(iri, DK.seatClass, concept("seat", RANK[earth].slug))
+            self.add(iri, DK.dayGeneral, concept("general", seat.day_general.slug))
+            self.add(iri, DK.nightGeneral, concept("general", seat.night_general.slug))
             if seat.general is not None:
                 self.add(iri, DK.general, concept("general", seat.general.slug))
                 relation = _GENERAL_RELATION[(element - seat.general.element) % 5]
                 self.add(iri, DK.generalRelation, concept("relation", relation))
+                self.add(iri, DK.generalElement, concept("el", seat.general.element.slug))
+                self.add(iri, DK.inTemple, boolean(branch == temple.home(seat.general)))
             self.add(iri, DK.void, boolean(seat.void))
             self.add(iri, DK.seatVoid, boolean(seat.fallen_void))
             if (dun := dun_stem(day, branch)) is not None:
@@ -225,6 +235,9 @@ class _Builder(FactBuilder):
                 *((table.slug, branch == table.at(day.branch)) for table in GROUP_STARS),
                 ("kuigang", branch in (Branch.CHEN, Branch.XU)),
                 ("lu", branch == LU.at(day.stem)),
+                ("ride", branch == virtue),
+                ("mushen", branch == tomb),
+                *((slug, branch == at) for slug, at in qi),
             ):
                 if on:
                     self.add(iri, DK.shensha, concept("star", star))
@@ -232,11 +245,11 @@ class _Builder(FactBuilder):
             self.add(iri, DK.yinSpirit, self.spirit_iri(chart.upper(branch)))
 
     def gan_zhi(self) -> None:
-        """The day stem (干, lodged in its 寄宮) and the day branch (支)."""
+        """The day stem (干, lodged in its 寄宮, which stands for it in 沖 合 刑 害 破 並) and the day branch (支)."""
         stem, branch = self.chart.day
         gan, zhi = self.iri("gan"), self.iri("zhi")
         lodging = LODGING[stem]
-        self.entity(gan, DK.DayStem, f"日干 {stem.char} 寄{lodging.char}", DK.gan, None, stem.element)
+        self.entity(gan, DK.DayStem, f"日干 {stem.char} 寄{lodging.char}", DK.gan, lodging, stem.element)
         self.add(gan, DK.stem, concept("stem", stem.slug))
         self.add(gan, DK.yinYang, _yin_yang(stem.is_yang))
         self.add(gan, DK.lodging, concept("br", lodging.slug))

@@ -8,6 +8,7 @@ otherwise (巳午未申酉戌) backward (逆). Verified on all 1,440 plates of t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
@@ -72,6 +73,42 @@ GENERAL_ELEMENT: tuple[Element, ...] = tuple(
 """五行 of the twelve generals in :class:`General` order: 貴人 土, 螣蛇 火, 朱雀 火, 六合 木, 勾陳 土,
 青龍 木, 天空 土, 白虎 金, 太常 土, 玄武 水, 太陰 金, 天后 水 — as commonly given in 《六壬大全》 卷一
 "十二天將", the ``dk:element`` values of ontology/concepts/generals.ttl."""
+
+
+@dataclass(frozen=True)
+class TempleTable:
+    """天將入廟: the home branch (本家) of each general, in :class:`General` order."""
+
+    name: str
+    source: str
+    homes: tuple[Branch, ...]
+
+    def home(self, general: General) -> Branch:
+        return self.homes[general]
+
+
+def _homes(chars: str) -> tuple[Branch, ...]:
+    """'丑巳午…' for 貴人 螣蛇 朱雀 … 天后."""
+    assert len(chars) == 12
+    return tuple(Branch.from_char(c) for c in chars)
+
+
+TEMPLE_TABLES: dict[str, TempleTable] = {
+    "xuanwu-hai": TempleTable(
+        "xuanwu-hai",
+        "the generals' 本家 as commonly given with their elements (《六壬大全》 卷一 十二天將): 貴人 己丑, 螣蛇 丁巳, "
+        "朱雀 丙午, 六合 乙卯, 勾陳 戊辰, 青龍 甲寅, 天空 戊戌, 白虎 庚申, 太常 己未, 玄武 癸亥, 太陰 辛酉, 天后 壬子",
+        _homes("丑巳午卯辰寅戌申未亥酉子"),
+    ),
+    "xuanwu-zi": TempleTable(
+        "xuanwu-zi",
+        "the tables that seat 玄武 in the due north: as xuanwu-hai, but 玄武 子 and 天后 亥",
+        _homes("丑巳午卯辰寅戌申未子酉亥"),
+    ),
+}
+"""天將入廟 tables (docs/liuren-doctrine.md §5.2). Default: xuanwu-hai."""
+
+DEFAULT_TEMPLE_TABLE = "xuanwu-hai"
 
 
 class DayNight(StrEnum):

@@ -115,8 +115,8 @@ def _zhanguan(c: ChartParts) -> bool:
 
 
 def _bikou(c: ChartParts) -> bool:
-    head = c.xun_head
-    return c.upper(head) == c.xun_tail or General.XUANWU in c.generals_on(head)
+    head, tail = c.xun_head, c.xun_tail
+    return c.upper(head) == tail or c.upper(tail) == head or General.XUANWU in c.generals_on(head)
 
 
 def _luowang(c: ChartParts) -> bool:
@@ -357,8 +357,9 @@ KETI: tuple[Keti, ...] = (
     ),
     Keti(
         "閉口",
-        "旬尾 sits on 旬首, or the 旬首 rides 玄武",
-        "docs/liuren-doctrine.md §4.9 (六壬大全 閉口課; the 大全 wants it as 發用, not required here)",
+        "旬尾 and 旬首 sit on each other (either way), or the 旬首 rides 玄武",
+        "docs/liuren-doctrine.md §4.9 (六壬大全 閉口課: 旬尾加旬首; the 大全 wants it as 發用, not required here); "
+        "旬首 on 旬尾 from 《御定六壬直指》 癸未10 (課義 閉口居中, 解曰 中傳閉口; docs/liuren-doctrine.md §5.6)",
         _bikou,
     ),
     Keti(

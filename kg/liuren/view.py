@@ -148,6 +148,8 @@ def chart_to_json(chart: Chart) -> dict[str, Any]:
             "shehai_variant": o.shehai_variant.value,
             "disputed_reading": o.disputed_reading.value,
             "zi_hour_rule": o.zi_hour_rule.value,
+            "stem_tomb": o.stem_tomb,
+            "temple_table": o.temple_table,
         },
         "void": [b.char for b in chart.void],
         "xun_head": chart.xun_head.char,

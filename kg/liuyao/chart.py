@@ -63,6 +63,26 @@ class MonthBreakRule(StrEnum):
     """Permanent, as some apps keep it."""
 
 
+class FanYinRule(StrEnum):
+    """What makes a trigram 反吟 (卦反吟), docs/liuyao-doctrine.md §7.5."""
+
+    BRANCHES = "branches"
+    """《增刪卜易·反伏章》: every line of a moving trigram changes into the branch that clashes it
+    (巽之觀, 觀之坤: only 巽 ↔ 坤), and 卦變 反吟, a 八純 卦 all six of whose lines move (乾變坤). Default."""
+    HOUTIAN = "houtian"
+    """《卜筮正宗》: a moving trigram changes into the one opposite it on the 後天 circle (乾↔巽,
+    坎↔離, 艮↔坤, 震↔兌)."""
+
+
+class NatalElement(StrEnum):
+    """How the element of the querent's 年命 (木命人, 金命人) is reckoned, docs/liuyao-doctrine.md §7.8."""
+
+    BRANCH = "branch"
+    """The element of the birth-year branch, as every entity of a 六爻 chart has. Default."""
+    NAYIN = "nayin"
+    """納音五行 of the birth-year 干支 (甲子乙丑海中金 …), the 三命 reckoning; needs the stem."""
+
+
 class ShenShaBase(StrEnum):
     """Which pillar the stem- and 三合-group-based 神煞 are read from."""
 
@@ -94,6 +114,10 @@ class Options:
     """Pillar for the stem- and group-based 神煞."""
     zi_hour: ZiHourRule = ZiHourRule.EARLY
     """子時 rule when pillars are computed from a moment."""
+    fan_yin: FanYinRule = FanYinRule.BRANCHES
+    """卦反吟: by the branches (增刪卜易) or by the 後天 circle (卜筮正宗)."""
+    natal_element: NatalElement = NatalElement.BRANCH
+    """Element of the 年命: of its branch, or its 納音."""
 
     def __post_init__(self) -> None:
         for name, allowed in (
@@ -117,6 +141,8 @@ class Options:
             "month_break": MonthBreakRule,
             "shensha_base": ShenShaBase,
             "zi_hour": ZiHourRule,
+            "fan_yin": FanYinRule,
+            "natal_element": NatalElement,
         }
         converted: dict[str, object] = {}
         for name, value in values.items():
@@ -180,6 +206,26 @@ def change_relation(moving: Element, changed: Element) -> ChangeRelation:
     return ChangeRelation((changed - moving) % 5)
 
 
+# ── doctrine of 《黃金策》 (docs/liuyao-doctrine.md §7) ───────────────────────────────────────────
+
+VITAL_STATES = frozenset({SeasonalState.WANG, SeasonalState.XIANG})
+VITAL_STAGES = frozenset({Stage.CHANGSHENG, Stage.DIWANG})
+"""有氣: 旺 or 相 in the month (《黃金策》 ¶10 "得時有氣", ¶70 "旺相有氣"), or 長生 or 帝旺 at the
+day (¶52 "生旺有氣"); 無氣 otherwise (docs/liuyao-doctrine.md §7.1)."""
+
+HEAVY = 3
+"""三五重 (《黃金策》 ¶12 "卦中財只一位 … 若三五重太過"): three or more appearances of a relative
+among the 本卦 lines, the 變爻 of moving lines and the 伏神 (docs/liuyao-doctrine.md §7.3)."""
+
+MANY_MOVING = 3
+"""亂動: three or more moving lines; all six is 六爻亂動, 獨發 exactly one (docs/liuyao-doctrine.md §7.4)."""
+
+HOUTIAN_OPPOSITES: frozenset[frozenset[str]] = frozenset(
+    frozenset(pair) for pair in ("乾巽", "坎離", "艮坤", "震兌")
+)
+"""Trigrams facing each other on the 後天 circle: 卦反吟 under 《卜筮正宗》 (docs/liuyao-doctrine.md §7.5)."""
+
+
 # ── chart values ────────────────────────────────────────────────────────────────────────────
 
 
@@ -220,6 +266,10 @@ class Placed:
     """月破: the branch 六沖 clashes the month branch."""
     day_clash: bool
     """The day branch 六沖 clashes the branch (read as 暗動, 日破 or 沖散 on 本卦 lines)."""
+    vital: bool
+    """有氣: 旺 or 相 in the month, or 長生 or 帝旺 at the day (無氣 when False)."""
+    in_xun: bool
+    """日辰旬內: the 干支 is one of the ten of the day's 旬 (旬外 when False)."""
 
     @property
     def ganzhi(self) -> GanZhi:
@@ -253,6 +303,9 @@ class Line(Placed):
     """沖散: a moving line clashed by the day while 休囚死 (旺相者沖之不散)."""
     shensha: tuple[str, ...]
     """Names of the 神煞 falling on this line (annotations under the options' variants)."""
+    ghost_tomb: bool
+    """隨鬼入墓: the line's 墓 is the day, a moving line or its own changed line, and that 墓 or the
+    line itself is 官鬼."""
 
 
 @dataclass(frozen=True)
@@ -379,6 +432,8 @@ class Chart:
     """六合變六沖."""
     fu_yin_trigrams: tuple[str, ...]
     """卦伏吟: 'inner' / 'outer' for a moving trigram whose branches stay the same (乾↔震)."""
+    fan_yin_trigrams: tuple[str, ...]
+    """卦反吟: 'inner' / 'outer' for a moving trigram that is 反吟 under the options' rule."""
     frames: tuple[HarmonyFrame, ...]
     """三合局 present."""
     shensha: tuple[ShenShaHit, ...]
@@ -403,6 +458,33 @@ class Chart:
     def moving_positions(self) -> tuple[int, ...]:
         return tuple(line.position for line in self.lines if line.moving)
 
+    def appearances(self, rel: Relative) -> int:
+        """How often a relative occurs among the 本卦 lines, the 變爻 of moving lines and the 伏神."""
+        placed: list[Placed] = [*self.lines, *(c for c in self.changed_lines if c.moving), *self.hidden_lines]
+        return sum(p.relative is rel for p in placed)
+
+    def treasury_of(self, branch: Branch) -> tuple[Relative, ...]:
+        """X庫: the relatives whose element has its 墓 at ``branch`` (財庫 …), by the palace element."""
+        palace = self.hexagram.palace_element
+        variant = self.options.changsheng
+        return tuple(r for r in Relative if tomb(Element((palace + r) % 5), variant) == branch)
+
+    @property
+    def absent_relatives(self) -> tuple[Relative, ...]:
+        """不上卦: the relatives no 本卦 line carries."""
+        present = {line.relative for line in self.lines}
+        return tuple(r for r in Relative if r not in present)
+
+    @property
+    def twice_relatives(self) -> tuple[Relative, ...]:
+        """兩現: the relatives exactly two 本卦 lines carry."""
+        return tuple(r for r in Relative if sum(line.relative is r for line in self.lines) == 2)
+
+    @property
+    def heavy_relatives(self) -> tuple[Relative, ...]:
+        """三五重: the relatives with at least :data:`HEAVY` appearances."""
+        return tuple(r for r in Relative if self.appearances(r) >= HEAVY)
+
 
 # ── computation ─────────────────────────────────────────────────────────────────────────────
 
@@ -411,6 +493,8 @@ def _placed(
     position: int, gz: GanZhi, palace: Element, month: GanZhi, day: GanZhi, options: Options
 ) -> dict[str, object]:
     element = gz.branch.element
+    seasonal = seasonal_state(element, month.branch)
+    day_stage = stage(element, day.branch, options.changsheng)
     return {
         "position": position,
         "stem": gz.stem,
@@ -418,11 +502,57 @@ def _placed(
         "element": element,
         "relative": relative(palace, element),
         "void": gz.branch in day.xun_void,
-        "seasonal": seasonal_state(element, month.branch),
-        "stage": stage(element, day.branch, options.changsheng),
+        "seasonal": seasonal,
+        "stage": day_stage,
         "month_broken": clashes(gz.branch, month.branch),
         "day_clash": clashes(gz.branch, day.branch),
+        "vital": seasonal in VITAL_STATES or day_stage in VITAL_STAGES,
+        "in_xun": gz.xun_head == day.xun_head,
     }
+
+
+def _follows_ghost_into_tomb(
+    i: int,
+    najia: tuple[GanZhi, ...],
+    changed: tuple[GanZhi, ...],
+    moving: tuple[bool, ...],
+    palace: Element,
+    day: Branch,
+    options: Options,
+) -> bool:
+    """隨鬼入墓 of the line at index ``i`` (docs/liuyao-doctrine.md §7.6)."""
+    own = najia[i].branch
+    grave = tomb(own.element, options.changsheng)
+    carriers = {day, *(najia[k].branch for k in range(6) if moving[k] and k != i)}
+    if moving[i]:
+        carriers.add(changed[i].branch)
+    ghost = Relative.GUANGUI
+    return grave in carriers and ghost in (relative(palace, own.element), relative(palace, grave.element))
+
+
+def _fan_yin(
+    original: Hexagram, changed: Hexagram | None, moving: tuple[bool, ...], rule: FanYinRule
+) -> tuple[str, ...]:
+    """卦反吟 of the 內卦 and 外卦 under ``rule`` (docs/liuyao-doctrine.md §7.5)."""
+    if changed is None:
+        return ()
+    halves = (
+        ("inner", range(0, 3), original.inner, changed.inner),
+        ("outer", range(3, 6), original.outer, changed.outer),
+    )
+    found = []
+    for name, half, before, after in halves:
+        if not any(moving[k] for k in half):
+            continue
+        if rule is FanYinRule.HOUTIAN:
+            on = frozenset((before.char, after.char)) in HOUTIAN_OPPOSITES
+        else:
+            on = all(clashes(original.najia[k].branch, changed.najia[k].branch) for k in half) or (
+                original.is_pure and all(moving)
+            )
+        if on:
+            found.append(name)
+    return tuple(found)
 
 
 def carries(target: Star, gz: GanZhi) -> bool:
@@ -547,6 +677,9 @@ def cast_chart(
                 hidden_move=clashed and not moving[i] and strong,
                 dispersed=clashed and moving[i] and not strong,
                 shensha=tuple(s.name for s in shensha if i + 1 in s.positions),
+                ghost_tomb=_follows_ghost_into_tomb(
+                    i, najia, changed_najia, moving, palace, day.branch, options
+                ),
             )
         )
 
@@ -618,6 +751,7 @@ def cast_chart(
         chong_to_he=bool(changed_hex) and original.is_liu_chong and changed_hex.is_liu_he,  # type: ignore[union-attr]
         he_to_chong=bool(changed_hex) and original.is_liu_he and changed_hex.is_liu_chong,  # type: ignore[union-attr]
         fu_yin_trigrams=fu_yin_trigrams,
+        fan_yin_trigrams=_fan_yin(original, changed_hex, moving, options.fan_yin),
         frames=_frames(tuple(lines), tuple(changed_lines), month.branch, day.branch),
         shensha=shensha,
         tian_she=is_tian_she(month.branch, day.stem, day.branch),

@@ -13,11 +13,20 @@ from typing import Any
 import click
 
 from kg.calendar import ZiHourRule
-from kg.ganzhi import CHANGSHENG_VARIANTS, Branch
+from kg.ganzhi import CHANGSHENG_VARIANTS
 from kg.liuyao.body import GuaShenRule
-from kg.liuyao.chart import Chart, MonthBreakRule, Options, ShenShaBase, chart_from_inputs
-from kg.liuyao.facts import QUERENT_STATUS, chart_graph, reading_iri
+from kg.liuyao.chart import (
+    Chart,
+    FanYinRule,
+    MonthBreakRule,
+    NatalElement,
+    Options,
+    ShenShaBase,
+    chart_from_inputs,
+)
+from kg.liuyao.facts import QUERENT_CHOICES, QUERENT_STATUS, chart_graph, reading_iri
 from kg.liuyao.hidden import FuShenMode
+from kg.liuyao.natal import natal
 from kg.liuyao.view import chart_to_json, render
 from kg.output import output_options, print_chart
 from kg.shensha import NOBLE_TABLES, TIAN_XI, YANG_REN
@@ -50,6 +59,16 @@ _DOCTRINE: tuple[tuple[str, tuple[str, ...], str], ...] = (
         tuple(ZiHourRule),
         "子時 rule for --moment: day changes at '23:00' (default) or at 'midnight'.",
     ),
+    (
+        "fan_yin",
+        tuple(FanYinRule),
+        "卦反吟: 'branches' (增刪卜易: each line clashes its change, default) or 'houtian' (卜筮正宗: 後天 opposite).",
+    ),
+    (
+        "natal_element",
+        tuple(NatalElement),
+        "Element of the 年命 (木命人 …): of its 'branch' (default) or its 'nayin' 納音 (needs --birth 甲子).",
+    ),
 )
 """One flag per :class:`Options` field: name, allowed values, help."""
 
@@ -70,7 +89,24 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--status", type=click.Choice(list(QUERENT_STATUS)), help="遷移占: the querent 已遷 or 未遷."
         ),
-        click.option("--birth", metavar="BRANCH", help="The querent's 年命 (birth-year branch), e.g. 子."),
+        click.option(
+            "--birth",
+            metavar="BRANCH|GANZHI",
+            help="The querent's 年命: birth-year branch (子) or 干支 (甲子).",
+        ),
+        click.option(
+            "--purpose",
+            type=click.Choice(list(QUERENT_CHOICES["purpose"][2])),
+            help="公 or 私 (求財: 公門, 私財).",
+        ),
+        click.option(
+            "--sex", type=click.Choice(list(QUERENT_CHOICES["sex"][2])), help="The querent is 男 or 女."
+        ),
+        click.option(
+            "--occupation",
+            type=click.Choice(list(QUERENT_CHOICES["occupation"][2])),
+            help="The querent's calling where the text splits on it: 為官, 漁獵 or 技藝 (九流).",
+        ),
         *(
             click.option(
                 f"--{name.replace('_', '-')}", name, type=click.Choice(list(map(str, choices))), help=text
@@ -84,7 +120,8 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def liuyao_inputs(**params: Any) -> tuple[Chart, dict[str, str]]:
-    """The chart and the querent (``status``, ``birth``) from the values of :func:`input_options`.
+    """The chart and the querent (``status``, ``birth``, ``purpose``, ``sex``, ``occupation``) from the
+    values of :func:`input_options`.
 
     Other keys (the caller's own options, such as ``topic``) are ignored. Raises
     :class:`kg.errors.InputError` on bad input.
@@ -93,11 +130,10 @@ def liuyao_inputs(**params: Any) -> tuple[Chart, dict[str, str]]:
     chart = chart_from_inputs(
         **{k: params.get(k) for k in _CAST_OPTIONS}, options=Options.from_names(**chosen)
     )
-    querent: dict[str, str] = {}
-    if params.get("status") is not None:
-        querent["status"] = params["status"]
+    querent = {k: params[k] for k in ("status", *QUERENT_CHOICES) if params.get(k) is not None}
     if params.get("birth") is not None:
-        querent["birth"] = Branch.from_char(params["birth"].strip()).char
+        born = natal(chart, params["birth"])
+        querent["birth"] = (born.stem.char if born.stem is not None else "") + born.branch.char
     return chart, querent
 
 

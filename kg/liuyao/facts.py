@@ -1,16 +1,17 @@
 """A 六爻 chart as RDF: every fact rules may ask about, in the vocabulary of ontology/divkg.ttl.
 
 :func:`chart_graph` asserts the reading (inputs, calendar record, options, querent), its entities
-(本卦 lines, 變爻, 伏神, 四直 pillars), the 本卦 and 變卦 figures, the 三合局 frames, and the
-relations (生 克 沖 合 刑 害 破 比和 並) between every ordered pair of distinct entities. Rules are
+(本卦 lines, 變爻, 伏神, 四直 pillars, the querent's 年命), the 本卦 and 變卦 figures, the 三合局
+frames, the relations (生 克 沖 合 刑 害 破 比和 並) between every ordered pair of distinct entities,
+and 入墓 from each line to the entities carrying its 墓. Rules are
 compiled to SPARQL over exactly these facts (docs/architecture.md §5), so derived facts (暗動, 回頭克, 間爻 …)
 are asserted here once rather than re-derived in every rule; booleans are asserted both true and
 false so a rule can test either.
 
 Entity IRIs live under the reading IRI: ``<reading>/line/1`` … ``/line/6``, ``/changed/<n>`` (the
 變爻 of moving line n only: the static positions of the 變卦 are not entities), ``/hidden/<n>``,
-``/pillar/year|month|day|hour``, ``/hexagram/primary|changed``, ``/frame/<element>``,
-``/option/<Options field>``. There are no blank nodes, and the same chart always gives the same
+``/pillar/year|month|day|hour``, ``/natal`` (the 年命, when the querent gives it),
+``/hexagram/primary|changed``, ``/frame/<element>``, ``/option/<Options field>``. There are no blank nodes, and the same chart always gives the same
 graph.
 """
 
@@ -24,8 +25,9 @@ from rdflib.namespace import RDF
 from kg.errors import InputError
 from kg.facts import FactBuilder, boolean
 from kg.facts import reading_iri as _reading_iri
-from kg.ganzhi import Branch, GanZhi, SeasonalState, clashes
+from kg.ganzhi import Branch, GanZhi, SeasonalState, clashes, combines, tomb
 from kg.liuyao.chart import (
+    MANY_MOVING,
     ChangedLine,
     ChangeRelation,
     Chart,
@@ -38,8 +40,9 @@ from kg.liuyao.chart import (
     carries,
 )
 from kg.liuyao.hexagrams import Hexagram
+from kg.liuyao.natal import Natal, natal
 from kg.six_relatives import relative
-from kg.vocabulary import DK, concept
+from kg.vocabulary import CONCEPT, DK, concept
 
 POSITION_NAMES = ("初", "二", "三", "四", "五", "上")
 """爻位: 初爻 … 五爻, 上爻."""
@@ -49,6 +52,18 @@ PILLAR_NAMES = {"year": "太歲", "month": "月建", "day": "日辰", "hour": "�
 
 QUERENT_STATUS = {"已遷": "moved", "未遷": "not-moved"}
 """已遷 / 未遷 (遷移占) → slug of dk:QuerentStatusScheme."""
+
+QUERENT_CHOICES: dict[str, tuple[URIRef, str, dict[str, str]]] = {
+    "purpose": (DK.querentPurpose, "purpose", {"公": "public", "私": "private"}),
+    "sex": (DK.querentSex, "sex", {"男": "male", "女": "female"}),
+    "occupation": (
+        DK.querentOccupation,
+        "occupation",
+        {"為官": "official", "漁獵": "fishing-hunting", "技藝": "crafts"},
+    ),
+}
+"""Querent facts by key: the reading property, the concept namespace under concept/ and the written
+values → concept slugs (ontology/concepts/huangjince-facts.ttl, docs/liuyao-doctrine.md §7.9)."""
 
 _CHANGE_RELATION = {
     ChangeRelation.HUITOU_SHENG: "huitou-sheng",
@@ -79,9 +94,12 @@ def _placed_name(placed: Placed) -> str:
 class _Builder(FactBuilder):
     """The triples of one 六爻 chart."""
 
-    def __init__(self, chart: Chart, reading: URIRef) -> None:
+    def __init__(self, chart: Chart, reading: URIRef, born: Natal | None) -> None:
         super().__init__(reading)
         self.chart = chart
+        self.natal = born
+        self.tomb_subjects: set[URIRef] = set()
+        """Entities that can enter a 墓 (lines, 變爻, 伏神, the 年命): subjects of dk:entombedBy."""
 
     def line_entity(self, iri: URIRef, cls: URIRef, label: str, link: URIRef, branch: Branch) -> None:
         self.entity(iri, cls, label, link, branch, branch.element)
@@ -103,6 +121,20 @@ class _Builder(FactBuilder):
         self.add(iri, DK.monthBroken, boolean(placed.month_broken))
         year = next(p.ganzhi.branch for p in self.chart.pillars if p.role == "year")
         self.add(iri, DK.yearBroken, boolean(clashes(placed.branch, year)))
+        self.add(iri, DK.vital, boolean(placed.vital))
+        self.add(iri, DK.inDayXun, boolean(placed.in_xun))
+        self.treasury(iri, placed.branch)
+        self.tomb_subjects.add(iri)
+        if self.natal is not None:
+            if self.natal.branch == placed.branch:
+                self.add(iri, DK.role, concept("role", "ming"))
+            if (natal_void := self.natal.xun_void) is not None:
+                self.add(iri, DK.natalVoid, boolean(placed.branch in natal_void))
+
+    def treasury(self, iri: URIRef, branch: Branch) -> None:
+        """X庫: the relatives whose 墓 the branch is."""
+        for rel in self.chart.treasury_of(branch):
+            self.add(iri, DK.treasuryOf, concept("rel", rel.slug))
 
     def stars(self, iri: URIRef, carried: Iterator[str]) -> None:
         """神煞 carried by the entity (slugs of kg.shensha)."""
@@ -129,8 +161,14 @@ class _Builder(FactBuilder):
             if status not in QUERENT_STATUS:
                 raise InputError(f"querent status {status!r}: expected 已遷 or 未遷")
             self.add(r, DK.querentStatus, concept("status", QUERENT_STATUS[status]))
-        if (birth := querent.get("birth")) is not None:
-            self.add(r, DK.birthBranch, concept("br", Branch.from_char(birth).slug))
+        for key, (prop, namespace, slugs) in QUERENT_CHOICES.items():
+            if (value := querent.get(key)) is not None:
+                if value not in slugs:
+                    raise InputError(f"querent {key} {value!r}: expected {' or '.join(slugs)}")
+                self.add(r, prop, URIRef(f"{CONCEPT}{namespace}/{slugs[value]}"))
+        if self.natal is not None:
+            self.add(r, DK.birthBranch, concept("br", self.natal.branch.slug))
+            self.add(r, DK.birthElement, concept("el", self.natal.element.slug))
         for slug in _reading_classes(chart):
             self.add(r, DK.hexClass, concept("hexclass", slug))
 
@@ -150,6 +188,10 @@ class _Builder(FactBuilder):
         self.add(iri, DK.darkMoving, boolean(line.hidden_move))
         self.add(iri, DK.scattered, boolean(line.dispersed))
         self.add(iri, DK.monthBreakRelieved, boolean(line.month_break_relieved))
+        self.add(iri, DK.followsGhostIntoTomb, boolean(line.ghost_tomb))
+        for prop, related in ((DK.combiningBranch, combines), (DK.clashingBranch, clashes)):
+            partner = next(b for b in Branch if related(line.branch, b))
+            self.add(iri, prop, concept("br", partner.slug))
         if line.position > 1:
             self.add(iri, DK.above, self.iri("line", line.position - 1))
         for role, on in (
@@ -205,8 +247,21 @@ class _Builder(FactBuilder):
         self.ganzhi(iri, pillar.ganzhi)
         palace = self.chart.hexagram.palace_element
         self.add(iri, DK.relative, concept("rel", relative(palace, pillar.ganzhi.branch.element).slug))
+        self.treasury(iri, pillar.ganzhi.branch)
         if pillar.role == "day" and self.chart.tian_she:
             self.add(iri, DK.shensha, concept("star", "tianshe"))
+
+    def natal_entity(self, born: Natal) -> None:
+        """The 年命 (本命): branch (and stem), element, 六親 by the palace, 旬空 by the day."""
+        iri = self.iri("natal")
+        label = f"年命 {born.stem.char if born.stem is not None else ''}{born.branch.char} ({born.element.char}命)"
+        self.entity(iri, DK.Natal, label, DK.birthSpirit, born.branch, born.element)
+        self.add(iri, DK.branch, concept("br", born.branch.slug))
+        if born.stem is not None:
+            self.ganzhi(iri, GanZhi(born.stem, born.branch))
+        self.add(iri, DK.relative, concept("rel", born.relative.slug))
+        self.add(iri, DK.void, boolean(born.void))
+        self.tomb_subjects.add(iri)
 
     # ── figures, frames, relations ──────────────────────────────────────────────────────────
 
@@ -222,6 +277,8 @@ class _Builder(FactBuilder):
         self.add(iri, DK.generation, concept("gen", hexagram.generation.slug))
         self.add(iri, DK.innerTrigram, concept("tri", hexagram.inner.slug))
         self.add(iri, DK.outerTrigram, concept("tri", hexagram.outer.slug))
+        if which == "primary":
+            self.primary_facts(iri)
         for slug, on in (
             ("liuchong", hexagram.is_liu_chong),
             ("liuhe", hexagram.is_liu_he),
@@ -231,6 +288,31 @@ class _Builder(FactBuilder):
         ):
             if on:
                 self.add(iri, DK.hexClass, concept("hexclass", slug))
+
+    def primary_facts(self, iri: URIRef) -> None:
+        """不上卦, 兩現, 三五重 of each relative; 卦反吟 and 卦伏吟 of the halves (on the 本卦)."""
+        chart = self.chart
+        for prop, relatives in (
+            (DK.absentRelative, chart.absent_relatives),
+            (DK.twiceRelative, chart.twice_relatives),
+            (DK.heavyRelative, chart.heavy_relatives),
+        ):
+            for rel in relatives:
+                self.add(iri, prop, concept("rel", rel.slug))
+        for prop, halves in ((DK.fanYin, chart.fan_yin_trigrams), (DK.fuYin, chart.fu_yin_trigrams)):
+            for half in halves:
+                self.add(iri, prop, concept("half", half))
+
+    def tombs(self) -> None:
+        """入墓: each line, 變爻, 伏神 and the 年命 to every entity carrying the 墓 of its element."""
+        variant = self.chart.options.changsheng
+        for a, _, a_element in self.entities:
+            if a not in self.tomb_subjects:
+                continue
+            grave = tomb(a_element, variant)
+            for b, b_branch, _ in self.entities:
+                if b != a and b_branch == grave:
+                    self.add(a, DK.entombedBy, b)
 
     def frame(self, frame: HarmonyFrame) -> None:
         """A 三合局: complete (成局) or 虛一待用, with the entities supplying its branches."""
@@ -271,7 +353,7 @@ def _transformations(changed: ChangedLine) -> Iterator[str]:
 
 def _reading_classes(chart: Chart) -> Iterator[str]:
     """Whole-chart classes: 六沖變六合, 六合變六沖, 游魂化歸魂, 純陰/純陽 (of the 本卦), 六爻安靜, 六爻亂動,
-    卦伏吟 (a moving trigram keeping its branches)."""
+    獨發 (one moving line), 亂動 (three or more), 卦伏吟 (a moving trigram keeping its branches)."""
     changed = chart.changed_hexagram
     for slug, on in (
         ("chong-to-he", chart.chong_to_he),
@@ -281,6 +363,8 @@ def _reading_classes(chart: Chart) -> Iterator[str]:
         ("pure-yang", all(chart.hexagram.bits)),
         ("all-still", not chart.moving_positions),
         ("all-moving", len(chart.moving_positions) == 6),
+        ("du-fa", len(chart.moving_positions) == 1),
+        ("luan-dong", len(chart.moving_positions) >= MANY_MOVING),
         ("gua-fuyin", bool(chart.fu_yin_trigrams)),
     ):
         if on:
@@ -292,10 +376,13 @@ def chart_graph(
 ) -> Graph:
     """The chart as an RDF graph about ``reading`` (see the module doc for the IRI scheme).
 
-    ``topic`` is a concept of dk:TopicScheme; ``querent`` may give ``status`` (已遷 or 未遷) and
-    ``birth`` (the 年命 branch, e.g. 子).
+    ``topic`` is a concept of dk:TopicScheme; ``querent`` may give ``status`` (已遷 or 未遷),
+    ``birth`` (the 年命: a branch, e.g. 子, or a 干支, e.g. 甲子), ``purpose`` (公 or 私), ``sex`` (男 or
+    女) and ``occupation`` (為官, 漁獵 or 技藝).
     """
-    builder = _Builder(chart, reading)
+    querent = querent or {}
+    birth = querent.get("birth")
+    builder = _Builder(chart, reading, None if birth is None else natal(chart, birth))
     builder.reading_facts(topic, querent)
     shi, ying = chart.hexagram.shi, chart.hexagram.ying
     jian = range(min(shi, ying) + 1, max(shi, ying))
@@ -313,5 +400,8 @@ def chart_graph(
         builder.figure("changed", chart.changed_hexagram, DK.changedHexagram)
     for frame in chart.frames:
         builder.frame(frame)
+    if builder.natal is not None:
+        builder.natal_entity(builder.natal)
+    builder.tombs()
     builder.relations()
     return builder.graph()
