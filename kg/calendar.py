@@ -19,8 +19,9 @@ the two as a Julian Day number, never as a year-month-day. The supported range i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, time, timedelta, timezone
 from enum import StrEnum
+from functools import lru_cache
 from importlib.metadata import version
 
 from tyme4py.solar import SolarTerm
@@ -38,6 +39,8 @@ J2000 = datetime(2000, 1, 1, 12)
 """Julian Day 2451545.0, in the local (Beijing) time scale tyme4py's day numbers use."""
 DAY_ANCHOR = (date(2000, 1, 1), GanZhi.from_name("戊午"))
 """A day whose 干支 every almanac agrees on; the cycle runs unbroken through calendar reforms."""
+LIBRARY = f"tyme4py {version('tyme4py')}"
+"""The library the term moments come from, as a chart records it."""
 BOUNDARY_WARNING = timedelta(minutes=1)
 """A cast this close to a 節 (or 中氣) is flagged: libraries disagree by up to ~15 s (ΔT)."""
 
@@ -173,14 +176,26 @@ def _term(term: SolarTerm) -> Term:
     return Term(TERM_NAMES[term.get_index()], moment, term.is_jie())
 
 
-def _terms_near(moment: datetime, before: int, after: int) -> list[Term]:
-    """The term at or before ``moment`` with ``before`` terms before it and ``after`` after it."""
-    local = beijing(moment)
+@lru_cache(maxsize=8192)
+def _window(day: date) -> tuple[Term, ...]:
+    """The terms around a Beijing civil day, from the third before its start to the fourth after
+    (a day holds at most one term), computed once per day: a moment's pillars then cost no
+    astronomy."""
+    start = datetime.combine(day, time(0), BEIJING)
     # tyme4py counts a year's terms from the 冬至 of the year before; a term lasts ~15.2 days.
-    guess = SolarTerm.from_index(local.year, int((local.timetuple().tm_yday + 9) / 15.22))
-    around = [_term(guess.next(k)) for k in range(-before - 2, after + 3)]
-    current = max(i for i, t in enumerate(around) if t.moment <= local)
-    return around[current - before : current + after + 1]
+    guess = SolarTerm.from_index(day.year, int((start.timetuple().tm_yday + 9) / 15.22))
+    around = [_term(guess.next(k)) for k in range(-5, 7)]
+    current = max(i for i, t in enumerate(around) if t.moment <= start)
+    return tuple(around[current - 2 : current + 6])
+
+
+def _terms_near(moment: datetime, before: int, after: int) -> list[Term]:
+    """The term at or before ``moment`` with ``before`` (≤ 2) terms before it and ``after`` (≤ 2)
+    after it."""
+    local = beijing(moment)
+    window = _window(local.date())
+    current = max(i for i, t in enumerate(window) if t.moment <= local)
+    return list(window[current - before : current + after + 1])
 
 
 def last_zhongqi(moment: datetime) -> Term:
@@ -213,12 +228,16 @@ def last_jie(moment: datetime) -> Term:
     return next(t for t in reversed(_terms_near(moment, 2, 0)) if t.is_jie)
 
 
+@lru_cache(maxsize=1024)
+def _lichun(year: int) -> Term:
+    return _term(SolarTerm.from_name(year, "立春"))
+
+
 def last_lichun(moment: datetime) -> Term:
     """The 立春 at or before ``moment``: the start of the year its year pillar names."""
     year = beijing(moment).year
     for y in (year, year - 1):
-        term = _term(SolarTerm.from_name(y, "立春"))
-        if term.moment <= moment:
+        if (term := _lichun(y)).moment <= moment:
             return term
     raise AssertionError(f"no 立春 in the two years up to {moment.isoformat()}")
 
@@ -258,7 +277,7 @@ def pillars_at(
         pillars_given=False,
         moment=moment,
         timezone=str(moment.tzinfo),
-        library=f"tyme4py {version('tyme4py')}",
+        library=LIBRARY,
         zi_hour_rule=zi_hour_rule,
         nearest_jie=nearest_term(moment, jie=True),
     )
