@@ -124,24 +124,23 @@ def test_not_money_unrelated_to_shi(kg):
 # ── count and cases: 若三五重太過 … 必須卦中有財庫爻發動 … 必得厚利 (S18) ────────────────────
 
 
-def _many_cai(n_cai: int, chen_moving: bool) -> str:
-    # 木宮: 財 is Earth, its 墓 (財庫) is 辰
-    body = "r:p dk:palaceElement el:wood .\n"
-    for i in range(1, n_cai + 1):
-        body += f"r:l{i} dk:position {i} ; dk:relative rel:qicai ; dk:element el:earth ; dk:moving false .\n"
-    body += f"r:l6 dk:position 6 ; dk:relative rel:qicai ; dk:branch br:chen ; dk:moving {str(chen_moving).lower()} .\n"
-    lines = " , ".join(f"r:l{i}" for i in [*range(1, n_cai + 1), 6])
-    return liuyao("qiucai", body, lines=lines, extra="; dk:primaryHexagram r:p")
+def _many_cai(heavy: bool, chen_moving: bool) -> str:
+    """三五重: 妻財 three times over the 本卦, its changed and its hidden lines (dk:heavyRelative, as the
+    chart asserts it); 木宮: 財 is Earth, its 墓 (財庫) is 辰, carried by line 6."""
+    body = "r:p dk:palaceElement el:wood" + (" ; dk:heavyRelative rel:qicai" if heavy else "") + " .\n"
+    body += f"r:l6 dk:position 6 ; dk:relative rel:qicai ; dk:branch br:chen ; dk:treasuryOf rel:qicai ; dk:moving {str(chen_moving).lower()} .\n"
+    return liuyao("qiucai", body, lines="r:l6", extra="; dk:primaryHexagram r:p")
 
 
 def test_count_and_cases_too_much_money(kg):
+    """多財反覆，必須墓庫以收藏 (S18)."""
     ids = "huangjince.qiucai.many-cai"
-    # three 財 lines (two plus the 辰 line), 辰 still: 反覆難求
-    assert fired(kg, _many_cai(2, False), ids) == {"huangjince.qiucai.many-cai.no-treasury": {"applies"}}
+    # 三五重, the 財庫 辰 still: 反覆難求
+    assert fired(kg, _many_cai(True, False), ids) == {"huangjince.qiucai.many-cai.no-treasury": {"applies"}}
     # the 財庫 辰 moves: 必得厚利
-    assert fired(kg, _many_cai(2, True), ids) == {"huangjince.qiucai.many-cai.treasury": {"applies"}}
-    # only two 財 lines: not 三五重
-    assert fired(kg, _many_cai(1, True), ids) == {}
+    assert fired(kg, _many_cai(True, True), ids) == {"huangjince.qiucai.many-cai.treasury": {"applies"}}
+    # not 三五重
+    assert fired(kg, _many_cai(False, True), ids) == {}
 
 
 # ── definition-assigned role: 午為蠶命 … 凡蠶命臨此五辰皆不利 (S36) ───────────────────────────
@@ -180,14 +179,11 @@ def test_chained_definitions_tombs(kg):
     )
     reading = Reading(Graph().parse(data=PREFIXES + chart, format="turtle"))
     retrieve(kg, reading)
+    tombs = {"zumu", "zengzu", "gaozu", "fumu-fen", "xiongdi-fen"}
     roles = {
-        row["l"].value.rsplit("/", 1)[-1]: row["r"].value.rsplit("/", 1)[-1]
-        for row in (
-            dict(zip(["l", "r"], sol, strict=True))
-            for sol in reading.store.query(
-                "SELECT ?l ?r WHERE { ?l <https://w3id.org/divkg/role> ?r FILTER(?r != <https://w3id.org/divkg/concept/role/shi>) }"
-            )
-        )
+        line.value.rsplit("/", 1)[-1]: role.value.rsplit("/", 1)[-1]
+        for line, role in reading.store.query("SELECT ?l ?r WHERE { ?l <https://w3id.org/divkg/role> ?r }")
+        if role.value.rsplit("/", 1)[-1] in tombs
     }
     assert roles == {"l4": "zumu", "l5": "zengzu", "l6": "gaozu", "l2": "fumu-fen", "l1": "xiongdi-fen"}
 

@@ -1,0 +1,567 @@
+"""《黃金策》〈求財〉 ¶2–28 (corpus/rules/huangjince-qiucai.yaml): verse lines, 用神, 主人 and the worked cases.
+
+Hand-written charts state the facts a verse line and its note name (and a near miss for the silent case),
+never the compiler's output. The commentary's worked cases (如伏官下, 如木財春月得價, 如財臨辰土 …) are cast
+with the real generator (kg.liuyao.chart.chart_from_inputs); their charts follow the 納甲 tables of
+docs/liuyao-doctrine.md §4.1–4.3 and their expected values the text and the 旺相 / 長生 tables (§4.8, §4.9).
+
+The graph is built once per module from this file's rules alone, so other rule files being edited at the
+same time cannot break these tests.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from rdflib import Graph
+
+from kg.build import build
+from kg.liuyao.chart import chart_from_inputs
+from kg.liuyao.facts import chart_graph, reading_iri
+from kg.match import Applicable, KnowledgeGraph, Reading, retrieve
+from kg.vocabulary import vocabulary
+
+RULES = Path(__file__).resolve().parent.parent / "corpus" / "rules" / "huangjince-qiucai.yaml"
+PREFIXES = """
+@prefix dk: <https://w3id.org/divkg/> .
+@prefix rel: <https://w3id.org/divkg/concept/relative/> .
+@prefix el: <https://w3id.org/divkg/concept/element/> .
+@prefix br: <https://w3id.org/divkg/concept/branch/> .
+@prefix gz: <https://w3id.org/divkg/concept/ganzhi/> .
+@prefix role: <https://w3id.org/divkg/concept/role/> .
+@prefix beast: <https://w3id.org/divkg/concept/beast/> .
+@prefix state: <https://w3id.org/divkg/concept/state/> .
+@prefix stage: <https://w3id.org/divkg/concept/stage/> .
+@prefix change: <https://w3id.org/divkg/concept/change/> .
+@prefix pillar: <https://w3id.org/divkg/concept/pillar/> .
+@prefix frame: <https://w3id.org/divkg/concept/framekind/> .
+@prefix purpose: <https://w3id.org/divkg/concept/purpose/> .
+@prefix topic: <https://w3id.org/divkg/concept/topic/> .
+@prefix r: <https://w3id.org/divkg/reading/t/> .
+"""
+READING = "<https://w3id.org/divkg/reading/t>"
+Q = "huangjince.qiucai."
+
+
+@pytest.fixture(scope="module")
+def kg(tmp_path_factory) -> KnowledgeGraph:
+    rules = tmp_path_factory.mktemp("rules")
+    shutil.copy(RULES, rules / RULES.name)
+    out = tmp_path_factory.mktemp("kg")
+    build(out, rules)
+    return KnowledgeGraph.load(out / "kg.nq")
+
+
+def chart(topic: str, body: str, links: str) -> str:
+    """A hand chart: the reading of ``topic`` and its entities (``links``: ``dk:line r:a , r:b ; …``)."""
+    return f"{READING} a dk:Reading ; dk:topic topic:{topic} ; {links} .\n{body}"
+
+
+def run(kg: KnowledgeGraph, turtle: str) -> tuple[Reading, list[Applicable]]:
+    reading = Reading(Graph().parse(data=PREFIXES + turtle, format="turtle"))
+    return reading, retrieve(kg, reading)
+
+
+def fired(kg: KnowledgeGraph, turtle: str, *names: str) -> dict[str, set[str]]:
+    """Rule id → statuses, for this file's rules whose short names (after ``huangjince.qiucai.``) start
+    with one of ``names``."""
+    result: dict[str, set[str]] = defaultdict(set)
+    for a in run(kg, turtle)[1]:
+        if a.rule_id.startswith(tuple(Q + n for n in names)):
+            result[a.rule_id].add(a.status)
+    return dict(result)
+
+
+def roles(reading: Reading, role: str) -> set[str]:
+    """Local names of the entities holding ``role`` after retrieval (definitions have run)."""
+    rows = reading.store.query(
+        f"SELECT ?e WHERE {{ ?e <https://w3id.org/divkg/role> <https://w3id.org/divkg/concept/role/{role}> }}"
+    )
+    return {row[0].value.rsplit("/", 1)[-1] for row in rows}
+
+
+# ── 用神 (¶2 二者占財用神) and 主人 (¶24) ─────────────────────────────────────────────────────
+
+
+def test_yongshen_cai_and_fu(kg):
+    body = """r:a dk:position 1 ; dk:relative rel:qicai .
+              r:b dk:position 2 ; dk:relative rel:zisun .
+              r:c dk:position 3 ; dk:relative rel:xiongdi .
+              r:d dk:position 4 ; dk:relative rel:guangui ."""
+    reading, _ = run(kg, chart("qiucai", body, "dk:line r:a , r:b , r:c , r:d"))
+    assert roles(reading, "yongshen") == {"a", "b"}
+
+
+def test_yongshen_hidden_only_when_absent(kg):
+    body = """r:p dk:absentRelative rel:qicai .
+              r:l dk:position 2 ; dk:relative rel:guangui .
+              r:h dk:position 2 ; dk:relative rel:qicai ; dk:under r:l ."""
+    links = "dk:line r:l ; dk:hiddenLine r:h ; dk:primaryHexagram r:p"
+    assert roles(run(kg, chart("qiucai", body, links))[0], "yongshen") == {"h"}
+    # a 伏神 財 under a hexagram that shows 財 (the 'every position' option) is not the 用神
+    present = body.replace("r:p dk:absentRelative rel:qicai .", "r:p dk:absentRelative rel:fumu .")
+    assert roles(run(kg, chart("qiucai", present, links))[0], "yongshen") == set()
+
+
+@pytest.mark.parametrize(
+    ("topic", "holders"),
+    [
+        ("yegui", {"g"}),  # 主人如求貴人，財鬼為主
+        ("qiu-furen", {"f"}),  # 求婦人財，財為主
+        ("qiu-yu-ren", {"y"}),  # 不知主人以應爻論之
+        ("qiucai", set()),  # a plain 求財 reading asks no one
+    ],
+)
+def test_zhuren_by_topic(kg, topic, holders):
+    body = """r:g dk:position 2 ; dk:relative rel:guangui .
+              r:f dk:position 3 ; dk:relative rel:qicai .
+              r:y dk:position 5 ; dk:relative rel:xiongdi ; dk:role role:ying ."""
+    reading, _ = run(kg, chart(topic, body, "dk:line r:g , r:f , r:y"))
+    assert roles(reading, "zhuren") == holders
+
+
+# ── verse lines: fires, and a near miss stays silent ──────────────────────────────────────────
+
+
+def test_cai_kong_fu_jue(kg):
+    """財空福絕，不拘營運總違心 (note: 財空, or 財/福 臨墓絕)."""
+    ids = "cai-kong-fu-jue"
+    void = chart(
+        "qiucai", "r:f dk:relative rel:qicai ; dk:void true ; dk:stage stage:diwang .", "dk:line r:f"
+    )
+    assert fired(kg, void, ids) == {Q + ids: {"applies"}}
+    fu_jue = chart(
+        "qiucai", "r:z dk:relative rel:zisun ; dk:void false ; dk:stage stage:jue .", "dk:line r:z"
+    )
+    assert fired(kg, fu_jue, ids) == {Q + ids: {"applies"}}
+    # a 福 at 長生 and not void: nothing
+    alive = fu_jue.replace("stage:jue", "stage:changsheng")
+    assert fired(kg, alive, ids) == {}
+
+
+def test_you_fu_wu_cai_xiong_dong(kg):
+    """有福無財，兄弟交重偏有望: the exception lifts 財為用神，而不上卦，必無可望."""
+    body = """r:p dk:absentRelative rel:qicai .
+              r:z dk:relative rel:zisun ; dk:moving false .
+              r:x dk:relative rel:xiongdi ; dk:moving true ."""
+    links = "dk:line r:z , r:x ; dk:primaryHexagram r:p"
+    ids = ("cai-bu-shang-gua", "you-fu-wu-cai-xiong-dong")
+    assert fired(kg, chart("qiucai", body, links), *ids) == {
+        Q + "cai-bu-shang-gua": {"overridden"},
+        Q + "you-fu-wu-cai-xiong-dong": {"applies"},
+    }
+    still = body.replace("rel:xiongdi ; dk:moving true", "rel:xiongdi ; dk:moving false")
+    assert fired(kg, chart("qiucai", still, links), *ids) == {Q + "cai-bu-shang-gua": {"applies"}}
+
+
+@pytest.mark.parametrize(
+    ("guard", "expected"),
+    [
+        ("", {"you-cai-wu-fu": {"applies"}}),
+        # 須得卦有官動
+        (
+            "r:g dk:relative rel:guangui ; dk:moving true .",
+            {"you-cai-wu-fu": {"overridden"}, "you-cai-wu-fu-guan-dong": {"applies"}},
+        ),
+        # 或日辰是鬼
+        (
+            "r:d dk:pillarKind pillar:day ; dk:relative rel:guangui .",
+            {"you-cai-wu-fu": {"overridden"}, "you-cai-wu-fu-guan-dong": {"applies"}},
+        ),
+        # a still 官鬼 does not guard the 財
+        ("r:g dk:relative rel:guangui ; dk:moving false .", {"you-cai-wu-fu": {"applies"}}),
+    ],
+)
+def test_you_cai_wu_fu_guan_dong(kg, guard, expected):
+    """有財無福，官爻發動亦堪求 against 子孫藏伏…一遇兄弟便被劫盡."""
+    body = f"""r:p dk:absentRelative rel:zisun .
+               r:f dk:relative rel:qicai ; dk:moving false .
+               r:x dk:relative rel:xiongdi ; dk:moving true .
+               {guard}"""
+    links = "dk:line r:f , r:x , r:g ; dk:dayPillar r:d ; dk:primaryHexagram r:p"
+    assert fired(kg, chart("qiucai", body, links), "you-cai-wu-fu") == {Q + k: v for k, v in expected.items()}
+
+
+def test_cai_fu_ju_wu_and_void(kg):
+    """財福俱無，何異守株而待兔 … 空亡亦然."""
+    absent = chart(
+        "qiucai", "r:p dk:absentRelative rel:qicai , rel:zisun .", "dk:line r:x ; dk:primaryHexagram r:p"
+    )
+    assert fired(kg, absent, "cai-fu-ju-wu", "cai-fu-kong") == {Q + "cai-fu-ju-wu": {"applies"}}
+    body = """r:f dk:relative rel:qicai ; dk:void true .
+              r:z dk:relative rel:zisun ; dk:void {void} ."""
+    both_void = chart("qiucai", body.format(void="true"), "dk:line r:f , r:z")
+    assert fired(kg, both_void, "cai-fu-ju-wu", "cai-fu-kong") == {Q + "cai-fu-kong": {"applies"}}
+    # the 子孫 is not void: 財福 are not 'as good as absent'
+    one_void = chart("qiucai", body.format(void="false"), "dk:line r:f , r:z")
+    assert fired(kg, one_void, "cai-fu-kong") == {}
+
+
+def test_fu_xiong_ju_dong(kg):
+    """父兄皆動，無殊緣木以求魚."""
+    body = """r:a dk:relative rel:fumu ; dk:moving true .
+              r:x dk:relative rel:xiongdi ; dk:moving {moving} ."""
+    both = chart("qiucai", body.format(moving="true"), "dk:line r:a , r:x")
+    assert fired(kg, both, "fu-xiong-ju-dong") == {Q + "fu-xiong-ju-dong": {"applies"}}
+    one = chart("qiucai", body.format(moving="false"), "dk:line r:a , r:x")
+    assert fired(kg, one, "fu-xiong-ju-dong") == {}
+
+
+def test_yue_dai_cai(kg):
+    """月帶財神，卦雖無而月中必有: lifts the verdict on an absent 財."""
+    body = "r:p dk:absentRelative rel:qicai .\nr:m dk:pillarKind pillar:month ; dk:relative rel:{rel} ."
+    links = "dk:monthPillar r:m ; dk:primaryHexagram r:p"
+    ids = ("yue-dai-cai", "cai-bu-shang-gua")
+    assert fired(kg, chart("qiucai", body.format(rel="qicai"), links), *ids) == {
+        Q + "cai-bu-shang-gua": {"overridden"},
+        Q + "yue-dai-cai": {"applies"},
+    }
+    assert fired(kg, chart("qiucai", body.format(rel="xiongdi"), links), *ids) == {
+        Q + "cai-bu-shang-gua": {"applies"}
+    }
+
+
+def test_ri_shang_qi_wei(kg):
+    """日傷妻位，財雖旺而當日應無: the exception to 財爻旺相生合持世，乃是必得之象."""
+    body = """r:f dk:relative rel:qicai ; dk:seasonalState state:wang ; dk:role role:shi .
+              r:d dk:pillarKind pillar:day ."""
+    links = "dk:line r:f ; dk:dayPillar r:d"
+    ids = ("cai-wang-sheng-he-shi", "ri-shang-cai")
+    assert fired(kg, chart("qiucai", body + "\nr:d dk:ke r:f .", links), *ids) == {
+        Q + "cai-wang-sheng-he-shi": {"overridden"},
+        Q + "ri-shang-cai": {"applies"},
+    }
+    assert fired(kg, chart("qiucai", body + "\nr:d dk:sheng r:f .", links), *ids) == {
+        Q + "cai-wang-sheng-he-shi": {"applies"}
+    }
+
+
+def test_xiong_tai_guo(kg):
+    """兄如太過，反不克財: month, day, moving and changed lines all 兄弟; the money on the 財's 生旺 day."""
+    body = """r:m dk:relative rel:xiongdi .
+              r:d dk:relative rel:{day} .
+              r:x dk:relative rel:xiongdi ; dk:moving true ; dk:seasonalState state:wang ; dk:changesTo r:c .
+              r:c dk:relative rel:xiongdi .
+              r:f dk:relative rel:qicai ; dk:element el:wood ; dk:branch br:yin ; dk:moving false ."""
+    links = (
+        "dk:line r:x , r:f ; dk:entity r:f ; dk:changedLine r:c ; dk:monthPillar r:m ; dk:dayPillar r:d ;"
+        " dk:dayGanzhi gz:jia-zi"
+    )
+    found = run(kg, chart("qiucai", body.format(day="xiongdi"), links))[1]
+    hits = {a.rule_id: a for a in found if a.rule_id.startswith(Q + "xiong-")}
+    assert hits[Q + "xiong-wang-dong"].status == "overridden"
+    assert hits[Q + "xiong-tai-guo"].status == "applies"
+    # 木 is 長生 at 亥 and 帝旺 at 卯: after 甲子 the first of them is 丁卯, three days on
+    assert hits[Q + "xiong-tai-guo"].parameters["day"].startswith("丁卯日, 3 days")
+    # the day is not 兄弟: not 太過, the strong moving 兄弟 is simply bad
+    assert fired(kg, chart("qiucai", body.format(day="qicai"), links), "xiong-") == {
+        Q + "xiong-wang-dong": {"applies"}
+    }
+
+
+def test_shen_huo_xiong_lin(kg):
+    """身或兄臨，必難求望 … 惟臨財福方為吉兆."""
+    xiong = chart("qiucai", "r:b dk:role role:guashen ; dk:relative rel:xiongdi .", "dk:line r:b")
+    assert fired(kg, xiong, "shen-lin") == {Q + "shen-lin-xiong": {"applies"}}
+    cai = chart("qiucai", "r:b dk:role role:guashen ; dk:relative rel:qicai .", "dk:line r:b")
+    assert fired(kg, cai, "shen-lin") == {Q + "shen-lin-cai-fu": {"applies"}}
+
+
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [
+        ("qiucai", {"shen-lin-guan": {"applies"}}),  # 餘皆險阻不利
+        ("gongmen", {"shen-lin-guan": {"overridden"}, "shen-lin-guan-gongmen": {"applies"}}),  # 大利公門求財
+    ],
+)
+def test_shen_lin_guan_gongmen(kg, topic, expected):
+    turtle = chart(topic, "r:b dk:role role:guashen ; dk:relative rel:guangui .", "dk:line r:b")
+    assert fired(kg, turtle, "shen-lin-guan") == {Q + k: v for k, v in expected.items()}
+
+
+def test_cai_lai_jiu_wo(kg):
+    """財來就我，終須易 (凡遇財爻生合世爻，克世持世)."""
+    body = "r:f dk:relative rel:qicai .\nr:s dk:role role:shi ; dk:relative rel:fumu .\n"
+    assert fired(kg, chart("qiucai", body + "r:f dk:ke r:s .", "dk:line r:f , r:s"), "cai-lai-jiu-wo") == {
+        Q + "cai-lai-jiu-wo": {"applies"}
+    }
+    # the 世 generates the 財 (我去生財): the 財 does not come to me
+    assert (
+        fired(kg, chart("qiucai", body + "r:s dk:sheng r:f .", "dk:line r:f , r:s"), "cai-lai-jiu-wo") == {}
+    )
+
+
+@pytest.mark.parametrize(
+    ("moving", "case"),
+    [("true", "moving"), ("false", "still")],
+)
+def test_shi_chi_dong_di(kg, moving, case):
+    """世持動弟，如撈水底之針 (note: 雖或安靜，亦主難得，發動尤甚)."""
+    turtle = chart(
+        "qiucai", f"r:s dk:role role:shi ; dk:relative rel:xiongdi ; dk:moving {moving} .", "dk:line r:s"
+    )
+    assert fired(kg, turtle, "shi-chi-dong-xiong") == {f"{Q}shi-chi-dong-xiong.{case}": {"applies"}}
+
+
+def test_fu_bian_cai_sheng(kg):
+    """福變財生，滾滾財源不竭 (note: 更化財爻，生合身世)."""
+    body = """r:z dk:relative rel:zisun ; dk:moving true ; dk:changesTo r:c .
+              r:c dk:relative rel:qicai .
+              r:s dk:role role:shi ; dk:relative rel:guangui ."""
+    links = "dk:line r:z , r:s ; dk:changedLine r:c"
+    assert fired(kg, chart("qiucai", body + "\nr:c dk:sheng r:s .", links), "fu-bian-cai-sheng") == {
+        Q + "fu-bian-cai-sheng": {"applies"}
+    }
+    # the changed 財 neither generates nor combines with 身 or 世
+    assert fired(kg, chart("qiucai", body + "\nr:c dk:ke r:s .", links), "fu-bian-cai-sheng") == {}
+
+
+def test_xiong_lian_gui_ke(kg):
+    """兄連鬼克，紛紛口舌難逃 … 父爻更動，必訟於官，若有救制，庶幾無害."""
+    body = """r:x dk:relative rel:xiongdi ; dk:moving true ; dk:changesTo r:c .
+              r:c dk:relative rel:guangui ; dk:ke r:s .
+              r:s dk:role role:shi ; dk:relative rel:qicai ."""
+    links = "dk:line r:x , r:s , r:a , r:k ; dk:changedLine r:c ; dk:entity r:k"
+    assert fired(kg, chart("qiucai", body, links), "xiong-lian-gui") == {Q + "xiong-lian-gui-ke": {"applies"}}
+    father = body + "\nr:a dk:relative rel:fumu ; dk:moving true ."
+    assert fired(kg, chart("qiucai", father, links), "xiong-lian-gui") == {
+        Q + "xiong-lian-gui-ke": {"applies"},
+        Q + "xiong-lian-gui-fu-dong": {"applies"},
+    }
+    # a moving 子孫 overcomes the 官鬼: 救制
+    rescued = father + "\nr:k dk:relative rel:zisun ; dk:moving true ; dk:ke r:c ."
+    assert fired(kg, chart("qiucai", rescued, links), "xiong-lian-gui") == {
+        Q + "xiong-lian-gui-ke": {"applies"},
+        Q + "xiong-lian-gui-fu-dong": {"overridden"},
+        Q + "xiong-lian-gui-jiu-zhi": {"applies"},
+    }
+
+
+def test_cai_hua_gui_and_hua_kong(kg):
+    """財化鬼，防耗折而驚憂; 財化死墓空絕 … 若得生合世爻，則上前有功."""
+    body = """r:f dk:relative rel:qicai ; dk:moving true ; dk:changesTo r:c ;
+                  dk:transformation change:hua-kong .
+              r:c dk:relative rel:{changed} .
+              r:s dk:role role:shi ."""
+    links = "dk:line r:f , r:s ; dk:changedLine r:c"
+    assert fired(kg, chart("qiucai", body.format(changed="guangui"), links), "cai-hua-") == {
+        Q + "cai-hua-gui": {"applies"},
+        Q + "cai-hua-kong-jue": {"applies"},
+    }
+    helped = body.format(changed="fumu") + "\nr:f dk:he r:s ."
+    assert fired(kg, chart("qiucai", helped, links), "cai-hua-") == {
+        Q + "cai-hua-fu": {"applies"},
+        Q + "cai-hua-kong-jue": {"overridden"},
+        Q + "cai-hua-kong-sheng-he-shi": {"applies"},
+    }
+
+
+@pytest.mark.parametrize(
+    ("topic", "purpose", "expected"),
+    [
+        ("gongmen", "", {"guan-hua-cai-gongmen"}),  # 最利公門
+        ("yegui", "", {"guan-hua-cai-yegui"}),  # 謁貴
+        ("jiuliu", "", {"guan-hua-cai-jiuliu"}),  # 九流藝術之人
+        ("qiucai", "; dk:querentPurpose purpose:private", {"guan-hua-cai-si"}),  # 私財則先驚後喜
+        ("qiucai", "", set()),  # neither office nor private money named
+    ],
+)
+def test_guan_hua_cai(kg, topic, purpose, expected):
+    """官化財，最利公門謁貴及九流藝術之人，求財十分有望，私財則先驚後喜."""
+    body = """r:g dk:relative rel:guangui ; dk:moving true ; dk:changesTo r:c .
+              r:c dk:relative rel:qicai ."""
+    turtle = chart(topic, body, f"dk:line r:g ; dk:changedLine r:c {purpose}")
+    assert set(fired(kg, turtle, "guan-hua-cai")) == {Q + rule for rule in expected}
+
+
+@pytest.mark.parametrize(("beast", "fires"), [("zhuque", True), ("qinglong", False)])
+def test_que_lin_xiong_gui(kg, beast, fires):
+    """朱雀臨兄鬼動變，有口舌."""
+    turtle = chart(
+        "qiucai", f"r:x dk:relative rel:xiongdi ; dk:moving true ; dk:beast beast:{beast} .", "dk:line r:x"
+    )
+    expected = {Q + "que-lin-xiong-gui": {"applies"}} if fires else {}
+    assert fired(kg, turtle, "que-lin-xiong-gui") == expected
+
+
+def _frame(element: str, member: str) -> str:
+    return f"""r:p dk:palaceElement el:earth .
+               r:j dk:frameKind frame:complete ; dk:element el:{element} ; dk:member r:z .
+               r:z dk:relative rel:{member} ; dk:moving true ."""
+
+
+FRAME_LINKS = "dk:line r:z ; dk:frame r:j ; dk:primaryHexagram r:p"
+
+
+def test_cai_ju_he_fu_shen(kg):
+    """財局合福神，萬倍利源可取: in an Earth palace the 財 is Water, the 財局 申子辰."""
+    assert fired(kg, chart("qiucai", _frame("water", "zisun"), FRAME_LINKS), "cai-ju", "gui-ju") == {
+        Q + "cai-ju-fu": {"applies"}
+    }
+    # a Wood frame in an Earth palace is a 鬼局 (則多阻隔), not a 財局
+    assert fired(kg, chart("qiucai", _frame("wood", "zisun"), FRAME_LINKS), "cai-ju", "gui-ju") == {
+        Q + "gui-ju": {"applies"}
+    }
+
+
+@pytest.mark.parametrize(
+    ("topic", "expected"),
+    [("jiuyuan-maimai", {"sui-chi-xiong": {"applies"}}), ("qiucai", {})],
+)
+def test_sui_jun_feng_jie_sha(kg, topic, expected):
+    """歲君逢劫殺，一年生意無聊: only for a long-term business (凡占久遠買賣)."""
+    turtle = chart(topic, "r:y dk:pillarKind pillar:year ; dk:relative rel:xiongdi .", "dk:yearPillar r:y")
+    assert fired(kg, turtle, "sui-chi") == {Q + k: v for k, v in expected.items()}
+
+
+def test_shi_ying_kong_he(kg):
+    """世應二爻空合，虛約難憑 (note: 空動帶合謂之虛約)."""
+    body = """r:s dk:role role:shi ; dk:void true ; dk:moving {moving} ; dk:he r:y .
+              r:y dk:role role:ying ; dk:void true ; dk:moving false ."""
+    links = "dk:line r:s , r:y"
+    assert fired(kg, chart("qiucai", body.format(moving="true"), links), "xu-yue", "shi-ying-ju-kong") == {
+        Q + "xu-yue": {"applies"},
+        Q + "shi-ying-ju-kong": {"applies"},
+    }
+    # neither moves: void and combined, but not 空動
+    assert fired(kg, chart("qiucai", body.format(moving="false"), links), "xu-yue") == {}
+
+
+def test_zhuren_yi_wei_xing_shang(kg):
+    """主人一位刑傷，往求不遇 (note: 動爻日辰刑剋，或自空化空)."""
+    body = """r:g dk:relative rel:guangui ; dk:void false ; dk:moving false .
+              r:d dk:pillarKind pillar:day ."""
+    links = "dk:line r:g ; dk:dayPillar r:d ; dk:entity r:g , r:d"
+    assert fired(kg, chart("yegui", body + "\nr:d dk:xing r:g .", links), "zhuren-") == {
+        Q + "zhuren-xing-shang": {"applies"}
+    }
+    # the day generates the 主人: no harm
+    assert fired(kg, chart("yegui", body + "\nr:d dk:sheng r:g .", links), "zhuren-") == {}
+
+
+def test_shi_chi_kong_gui(kg):
+    """世持空鬼，多因自己遲疑: the exception to 鬼爻持世，財必相生，凡求必易."""
+    turtle = "r:s dk:role role:shi ; dk:relative rel:guangui ; dk:void {void} ."
+    ids = ("gui-chi-shi", "shi-chi-kong-gui")
+    assert fired(kg, chart("qiucai", turtle.format(void="true"), "dk:line r:s"), *ids) == {
+        Q + "gui-chi-shi": {"overridden"},
+        Q + "shi-chi-kong-gui": {"applies"},
+    }
+    assert fired(kg, chart("qiucai", turtle.format(void="false"), "dk:line r:s"), *ids) == {
+        Q + "gui-chi-shi": {"applies"}
+    }
+
+
+# ── 何日得財 (¶28): the day procedures on hand charts ───────────────────────────────────────
+
+
+def _param(kg: KnowledgeGraph, turtle: str, rule: str) -> str:
+    hits = [a for a in run(kg, turtle)[1] if a.rule_id == Q + rule and a.status == "applies"]
+    assert len(hits) == 1, [a.rule_id for a in run(kg, turtle)[1]]
+    return hits[0].parameters["day"]
+
+
+def test_wang_kong_guo_xun(kg):
+    """旺空過旬日得: 亥 is void in the 甲子 旬 (戌亥); the next 旬 opens on 甲戌, ten days on."""
+    body = """r:f dk:relative rel:qicai ; dk:seasonalState state:wang ; dk:void true ;
+                  dk:branch br:hai ; dk:element el:water ."""
+    turtle = chart("qiucai-shiri", body, "dk:line r:f ; dk:dayGanzhi gz:jia-zi")
+    assert _param(kg, turtle, "wang-kong-guo-xun-ri").startswith("甲戌日, 10 days")
+    # not void: the rule is silent
+    assert fired(kg, turtle.replace("dk:void true", "dk:void false"), "wang-kong-guo-xun-ri") == {}
+
+
+def test_he_ri(kg):
+    """財爻有氣，合日得財: 子 combines with 丑; after 甲寅 the first 丑 day is 乙丑, eleven days on."""
+    body = "r:f dk:relative rel:qicai ; dk:vital true ; dk:branch br:zi ; dk:element el:water ."
+    turtle = chart("qiucai-shiri", body, "dk:line r:f ; dk:dayGanzhi gz:jia-yin")
+    assert _param(kg, turtle, "he-ri").startswith("乙丑日, 11 days")
+    assert fired(kg, turtle.replace("dk:vital true", "dk:vital false"), "he-ri") == {}
+
+
+# ── the commentary's worked cases, cast with the generator ─────────────────────────────────
+
+
+def cast(
+    kg: KnowledgeGraph, pillars: str, hexagram: str, topic: str
+) -> tuple[Reading, dict[str, list[Applicable]]]:
+    """``kg reading liuyao --pillars … --hexagram … --topic …`` (no moving line): the reading and the
+    applicable rules by id."""
+    ch = chart_from_inputs(None, pillars, None, hexagram, None, None)
+    concept = vocabulary().topic(topic)
+    reading = Reading(chart_graph(ch, reading_iri(ch), concept))
+    found: dict[str, list[Applicable]] = defaultdict(list)
+    for a in retrieve(kg, reading, str(concept)):
+        if a.status == "applies":
+            found[a.rule_id].append(a)
+    return reading, dict(found)
+
+
+def test_case_fu_guan_xia(kg):
+    """¶26 如伏官下，為貴人把持: 天山遯 (乾宮, 財 木) has no Wood line; 乾為天's 甲寅 財 hides under line 2,
+    丙午 火, a 官鬼 of the Metal palace."""
+    _, found = cast(kg, "庚寅 戊寅 癸亥", "天山遯", "求財")
+    (hit,) = found[Q + "fu-cai-ba-chi"]
+    assert hit.binding_labels["L"] == "二爻 官鬼丙午火"
+    assert hit.binding_labels["H"].startswith("伏 妻財甲寅木")
+    assert hit.parameters == {"who": "官鬼"}
+
+
+def test_case_qiu_gui_ren(kg):
+    """¶24 主人如求貴人，財鬼為主: in 天山遯 the 官鬼 are 丙午 (line 2) and 壬午 (line 4)."""
+    reading, _ = cast(kg, "庚寅 戊寅 癸亥", "天山遯", "謁貴")
+    assert roles(reading, "zhuren") == {"2", "4"}  # the IRIs end in line/2, line/4
+
+
+BEST = "best in the month of its own branch, "
+
+
+def _months(found: dict[str, list[Applicable]], line: str) -> str:
+    (hit,) = found[Q + "de-jia-yue"]
+    assert hit.binding_labels["F"] == line
+    return hit.parameters["months"]
+
+
+def test_case_mu_cai_chun_yue(kg):
+    """¶28 如木財春月得價，一陽後亦好: 乾為天's 財 is 甲寅 木 (line 2); Wood is 旺 in 寅卯, 相 in 亥子 (一陽 = 子月)."""
+    _, found = cast(kg, "庚寅 戊寅 癸亥", "乾為天", "脫貨")
+    months = _months(found, "二爻 妻財甲寅木")
+    assert "旺 in 正月 (寅), 二月 (卯)" in months
+    assert "十一月 (子)" in months.split("相 in ")[1]
+
+
+def test_case_tu_cai_liu_yue(kg):
+    """¶28 土財夏月有利，六月更美: 巽為風 (Wood palace, 財 土) has 辛未 on line 4; Earth is 相 in 巳午 (summer),
+    and 未 is the sixth month."""
+    _, found = cast(kg, "庚寅 戊寅 癸亥", "巽為風", "脫貨")
+    hits = {a.binding_labels["F"]: a.parameters["months"] for a in found[Q + "de-jia-yue"]}
+    wei = hits["四爻 妻財辛未土"]
+    assert "相 in 四月 (巳), 五月 (午)" in wei
+    assert f"{BEST}六月 (未)" in wei
+
+
+def test_case_chen_tu_er_yue(kg):
+    """¶28 又如財臨辰土，二月不如三月: 震為雷's 庚辰 (line 3) is 財 of the Wood palace; 辰 is the third month."""
+    _, found = cast(kg, "庚寅 戊寅 癸亥", "震為雷", "脫貨")
+    hits = {a.binding_labels["F"]: a.parameters["months"] for a in found[Q + "de-jia-yue"]}
+    assert f"{BEST}三月 (辰)" in hits["三爻 妻財庚辰土"]
+
+
+def test_case_you_jin_qi_yue(kg):
+    """¶28 財臨酉金，七月不如八月: 離為火's 己酉 (line 4) is 財 of the Fire palace; 酉 is the eighth month."""
+    _, found = cast(kg, "庚寅 戊寅 癸亥", "離為火", "脫貨")
+    assert f"{BEST}八月 (酉)" in _months(found, "四爻 妻財己酉金")
+
+
+@pytest.mark.parametrize(
+    ("day", "case"),
+    [("丁巳", "chang-sheng"), ("乙酉", "di-wang")],  # 金 長生 at 巳, 帝旺 at 酉
+)
+def test_case_ri_xia_chang_sheng(kg, day, case):
+    """¶28 又如財主日下長生之地 … 若坐帝旺眼下正及時: 離為火's 財 己酉 金 on a 巳 day, on a 酉 day."""
+    _, found = cast(kg, f"庚寅 戊寅 {day}", "離為火", "脫貨")
+    (hit,) = found[f"{Q}ri-xia-chang-sheng.{case}"]
+    assert hit.binding_labels["F"] == "四爻 妻財己酉金"

@@ -1,0 +1,708 @@
+"""《黃金策》〈求財〉 by occupation and situation (¶30–46, corpus/rules/huangjince-qiucai-sub.yaml).
+
+Hand-written charts for the verse lines (each with a chart on which its rule fires and a near miss on
+which it stays silent), for the 用神 and roles of the topics, and for the exceptions; the note's 如 cases
+(如火鬼忌火燭，水鬼忌盜賊類; 如衣服經史看父爻) are cast through the real generator. Every chart is written from
+the rule's Chinese, never from the compiler's output.
+
+The graph: one build per module from huangjince.yaml (the samples; the rule the 公門 exception lifts; 五爻為路)
+and this section's file, so that the other rule files being written beside it cannot break these tests.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from rdflib import Graph
+
+from kg.build import build
+from kg.liuyao.chart import chart_from_inputs
+from kg.liuyao.facts import chart_graph, reading_iri
+from kg.match import Applicable, KnowledgeGraph, Reading, retrieve
+from kg.vocabulary import DK, vocabulary
+
+RULES = Path(__file__).resolve().parent.parent / "corpus" / "rules"
+FILES = ("huangjince.yaml", "huangjince-qiucai-sub.yaml")
+
+PREFIXES = """
+@prefix dk: <https://w3id.org/divkg/> .
+@prefix rel: <https://w3id.org/divkg/concept/relative/> .
+@prefix el: <https://w3id.org/divkg/concept/element/> .
+@prefix br: <https://w3id.org/divkg/concept/branch/> .
+@prefix role: <https://w3id.org/divkg/concept/role/> .
+@prefix beast: <https://w3id.org/divkg/concept/beast/> .
+@prefix state: <https://w3id.org/divkg/concept/state/> .
+@prefix stage: <https://w3id.org/divkg/concept/stage/> .
+@prefix half: <https://w3id.org/divkg/concept/half/> .
+@prefix change: <https://w3id.org/divkg/concept/change/> .
+@prefix hexclass: <https://w3id.org/divkg/concept/hexclass/> .
+@prefix pillar: <https://w3id.org/divkg/concept/pillar/> .
+@prefix topic: <https://w3id.org/divkg/concept/topic/> .
+@prefix r: <https://w3id.org/divkg/reading/t/> .
+"""
+READING = "<https://w3id.org/divkg/reading/t>"
+LINKS = {
+    "l": ("line",),
+    "c": ("changedLine",),
+    "h": ("hiddenLine",),
+    "d": ("dayPillar", "pillar"),
+    "m": ("monthPillar", "pillar"),
+    "p": ("primaryHexagram",),
+}
+"""Entity name prefix → the reading's links to it: l… lines, c… changed lines, h… 伏神, d the day, m the
+month, p the 本卦."""
+PILLAR_KIND = {"d": "pillar:day", "m": "pillar:month"}
+
+
+@pytest.fixture(scope="module")
+def kg(tmp_path_factory) -> KnowledgeGraph:
+    rules = tmp_path_factory.mktemp("rules")
+    for name in FILES:
+        shutil.copy(RULES / name, rules / name)
+    out = tmp_path_factory.mktemp("kg")
+    build(out, rules)
+    return KnowledgeGraph.load(out / "kg.nq")
+
+
+def chart(topic: str, entities: dict[str, str], relations: str = "", facts: str = "") -> str:
+    """A reading of ``topic`` (a topic slug) with the named entities and their facts; ``relations`` are
+    further triples between them, ``facts`` further facts of the reading."""
+    links, body = [], []
+    for name, props in entities.items():
+        kind = name[0]
+        links += [f"dk:{link} r:{name}" for link in LINKS[kind]]
+        if kind != "p":
+            links.append(f"dk:entity r:{name}")
+        if kind in PILLAR_KIND:
+            props = f"dk:pillarKind {PILLAR_KIND[kind]}" + (f" ; {props}" if props else "")
+        if props:
+            body.append(f"r:{name} {props} .")
+    head = " ; ".join(
+        [f"{READING} a dk:Reading", f"dk:topic topic:{topic}", *links, *([facts] if facts else [])]
+    )
+    return "\n".join([PREFIXES, head + " .", *body, relations])
+
+
+def results(kg: KnowledgeGraph, turtle: str) -> tuple[list[Applicable], Reading]:
+    reading = Reading(Graph().parse(data=turtle, format="turtle"))
+    return retrieve(kg, reading), reading
+
+
+def fired(kg: KnowledgeGraph, turtle: str, ids: str) -> dict[str, set[str]]:
+    """Rule id → statuses, for the rules whose id starts with one of the space-separated ``ids``."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for a in results(kg, turtle)[0]:
+        if a.rule_id.startswith(tuple(ids.split())):
+            found[a.rule_id].add(a.status)
+    return dict(found)
+
+
+def roles(kg: KnowledgeGraph, turtle: str, role: str) -> set[str]:
+    """The entities (by name) a definition gave ``role`` (a role slug) for the reading's topic."""
+    _, reading = results(kg, turtle)
+    rows = reading.store.query(
+        f"SELECT ?e WHERE {{ ?e <{DK.role}> <https://w3id.org/divkg/concept/role/{role}> }}"
+    )
+    return {row[0].value.rsplit("/", 1)[-1] for row in rows}
+
+
+def cast(kg: KnowledgeGraph, lines: str, topic: str, pillars: str = "庚寅 戊寅 癸亥") -> list[Applicable]:
+    """The rules that apply to a real cast (``kg reading liuyao --pillars … --lines … --topic …``)."""
+    made = chart_from_inputs(None, pillars, lines, None, None, None)
+    found = vocabulary().topic(topic)
+    return retrieve(kg, Reading(chart_graph(made, reading_iri(made), found)), str(found))
+
+
+APPLIES = {"applies"}
+
+
+# ── 合夥 ¶30: 合夥不嫌兄弟 (兄臨卦身，世爻安靜不妨 … 動則不宜) ────────────────────────────────────
+
+
+def test_partnership_brother_on_body(kg):
+    ids = "huangjince.hehuo.xiong"
+    still = chart(
+        "hehuo",
+        {
+            "l3": "dk:role role:guashen ; dk:relative rel:xiongdi ; dk:moving false",
+            "l5": "dk:role role:shi ; dk:relative rel:qicai ; dk:moving false",
+        },
+    )
+    assert fired(kg, still, ids) == {"huangjince.hehuo.xiong-shen": APPLIES}
+    # 動則不宜: the 兄弟 on the 卦身 moves (the Korean's reading) — 不妨 is lifted
+    moving = still.replace("rel:xiongdi ; dk:moving false", "rel:xiongdi ; dk:moving true")
+    assert fired(kg, moving, ids) == {
+        "huangjince.hehuo.xiong-shen": {"overridden"},
+        "huangjince.hehuo.xiong-dong": APPLIES,
+    }
+    # the 世 moves: not 安靜, so no 不妨; 動則不宜 stands
+    shi_moving = still.replace("rel:qicai ; dk:moving false", "rel:qicai ; dk:moving true")
+    assert fired(kg, shi_moving, ids) == {"huangjince.hehuo.xiong-dong": APPLIES}
+    # the 卦身 is not a 兄弟: the sentence says nothing
+    assert fired(kg, still.replace("rel:xiongdi", "rel:zisun"), ids) == {}
+
+
+def test_partnership_both_moving_or_void(kg):
+    ids = "huangjince.hehuo.not-lasting"
+    both = chart(
+        "hehuo",
+        {
+            "l2": "dk:role role:ying ; dk:moving true ; dk:void false",
+            "l5": "dk:role role:shi ; dk:moving true ; dk:void false",
+        },
+    )
+    assert fired(kg, both, ids) == {ids: APPLIES}
+    assert fired(kg, both.replace("role:ying ; dk:moving true", "role:ying ; dk:moving false"), ids) == {}
+    void = both.replace("dk:moving true ; dk:void false", "dk:moving false ; dk:void true")
+    assert fired(kg, void, ids) == {ids: APPLIES}
+
+
+def test_partnership_instigation(kg):
+    """世應生合而被動爻日辰刑沖剋害者，必有挑唆破說也: 應 generates 世 and the day clashes 世."""
+    ids = "huangjince.hehuo.instigation"
+    body = {"l2": "dk:role role:ying", "l5": "dk:role role:shi", "d": ""}
+    harmed = chart("hehuo", body, "r:l2 dk:sheng r:l5 . r:d dk:chong r:l5 . r:l5 dk:chong r:d .")
+    assert fired(kg, harmed, ids) == {ids: APPLIES}
+    # without 生合 between them there is nothing to break up
+    assert fired(kg, chart("hehuo", body, "r:d dk:chong r:l5 . r:l5 dk:chong r:d ."), ids) == {}
+
+
+# ── 公門 ¶32: 公門何慮官爻？ (the exception to 占財皆忌官動) ───────────────────────────────────────
+
+
+def test_public_office_lifts_moving_ghost(kg):
+    ids = "huangjince.qiucai.guan-moving huangjince.gongmen.guan-dong"
+    ghost = {"l4": "dk:relative rel:guangui ; dk:moving true"}
+    assert fired(kg, chart("gongmen", ghost), ids) == {
+        "huangjince.qiucai.guan-moving": {"overridden"},
+        "huangjince.gongmen.guan-dong": APPLIES,
+    }
+    # for other money the moving 官鬼 obstructs
+    assert fired(kg, chart("qiucai", ghost), ids) == {"huangjince.qiucai.guan-moving": APPLIES}
+
+
+def test_public_office_needs_the_ghost(kg):
+    ids = "huangjince.gongmen.no-guan huangjince.gongmen.cai-gui"
+    # 若無鬼爻 … 亦難到手
+    absent = chart(
+        "gongmen", {"p": "dk:absentRelative rel:guangui", "l3": "dk:relative rel:qicai ; dk:void false"}
+    )
+    assert fired(kg, absent, ids) == {"huangjince.gongmen.no-guan": APPLIES}
+    # 須得財鬼兩全，方為大吉
+    both = chart(
+        "gongmen",
+        {"l3": "dk:relative rel:qicai ; dk:void false", "l5": "dk:relative rel:guangui ; dk:void false"},
+    )
+    assert fired(kg, both, ids) == {"huangjince.gongmen.cai-gui": APPLIES}
+    # 或落空亡: a void 官鬼 is no 官鬼
+    assert fired(kg, both.replace("rel:guangui ; dk:void false", "rel:guangui ; dk:void true"), ids) == {
+        "huangjince.gongmen.no-guan": APPLIES
+    }
+
+
+# ── 九流 ¶34: 九流術士，偏宜鬼動生身 ─────────────────────────────────────────────────────────────
+
+
+def test_crafts_clientele_is_the_ghost(kg):
+    """百工九流，求財以鬼爻為主顧: the 官鬼 lines get the role, only in a 九流 inquiry."""
+    lines = {"l2": "dk:relative rel:guangui", "l4": "dk:relative rel:qicai", "l6": "dk:relative rel:guangui"}
+    assert roles(kg, chart("jiuliu", lines), "zhugu") == {"l2", "l6"}
+    assert roles(kg, chart("qiucai", lines), "zhugu") == set()
+
+
+def test_crafts_ghost_moves_and_generates_the_body(kg):
+    ids = "huangjince.jiuliu.gui-dong-sheng huangjince.jiuliu.hua-cai"
+    body = {"l2": "dk:relative rel:guangui ; dk:moving true", "l4": "dk:role role:guashen"}
+    assert fired(kg, chart("jiuliu", body, "r:l2 dk:sheng r:l4 ."), ids) == {
+        "huangjince.jiuliu.gui-dong-sheng": APPLIES
+    }
+    # the note: 出現發動生合世爻; and 更化財爻 adds 決得大利
+    to_shi = {
+        "l2": "dk:relative rel:guangui ; dk:moving true",
+        "l5": "dk:role role:shi",
+        "c2": "dk:relative rel:qicai",
+    }
+    assert fired(
+        kg, chart("jiuliu", to_shi, "r:l2 dk:he r:l5 . r:l5 dk:he r:l2 . r:l2 dk:changesTo r:c2 ."), ids
+    ) == {
+        "huangjince.jiuliu.gui-dong-sheng": APPLIES,
+        "huangjince.jiuliu.hua-cai": APPLIES,
+    }
+    # a still 官鬼 does not 動
+    still = chart(
+        "jiuliu", {**body, "l2": "dk:relative rel:guangui ; dk:moving false"}, "r:l2 dk:sheng r:l4 ."
+    )
+    assert fired(kg, still, ids) == {}
+    # no 主顧 outside 九流
+    assert fired(kg, chart("qiucai", body, "r:l2 dk:sheng r:l4 ."), ids) == {}
+
+
+def test_crafts_no_ghost(kg):
+    assert fired(kg, chart("jiuliu", {"p": "dk:absentRelative rel:guangui"}), "huangjince.jiuliu.wu-gui") == {
+        "huangjince.jiuliu.wu-gui": APPLIES
+    }
+    assert fired(kg, chart("jiuliu", {"p": "dk:absentRelative rel:fumu"}), "huangjince.jiuliu.wu-gui") == {}
+
+
+# ── 六畜 ¶34: 六畜血財,尤喜福興持世 ──────────────────────────────────────────────────────────────
+
+
+def test_livestock_zisun_on_shi(kg):
+    ids = "huangjince.liuchu"
+    on_shi = chart(
+        "liuchu-xuecai",
+        {"l5": "dk:role role:shi ; dk:relative rel:zisun ; dk:seasonalState state:wang ; dk:void false"},
+    )
+    assert fired(kg, on_shi, ids) == {
+        "huangjince.liuchu.zisun-wang": APPLIES,
+        "huangjince.liuchu.fu-chi-shi": APPLIES,
+    }
+    # 旺相不空: a void 子孫, even on 世, is no good sign
+    assert fired(kg, on_shi.replace("dk:void false", "dk:void true"), ids) == {}
+
+
+def test_livestock_thrive_without_profit(kg):
+    """福旺財空。六畜雖好而無利。"""
+    ids = "huangjince.liuchu.cai-kong"
+    lines = {
+        "l2": "dk:relative rel:zisun ; dk:seasonalState state:xiang",
+        "l4": "dk:relative rel:qicai ; dk:void true",
+    }
+    assert fired(kg, chart("liuchu-xuecai", lines), ids) == {ids: APPLIES}
+    assert (
+        fired(kg, chart("liuchu-xuecai", {**lines, "l4": "dk:relative rel:qicai ; dk:void false"}), ids) == {}
+    )
+
+
+# ── 放債 ¶36: 世應同人，放債必然連本失 ─────────────────────────────────────────────────────────
+
+
+def test_lending_shi_ying_brothers(kg):
+    ids = "huangjince.fangzhai"
+    brothers = {
+        "l3": "dk:role role:shi ; dk:relative rel:xiongdi",
+        "l6": "dk:role role:ying ; dk:relative rel:xiongdi",
+        "l1": "dk:relative rel:qicai ; dk:stage stage:jue",
+    }
+    assert fired(kg, chart("fangzhai", brothers), ids) == {
+        "huangjince.fangzhai.xiongdi": APPLIES,
+        "huangjince.fangzhai.lian-ben": APPLIES,
+    }
+    # 財爻更絕 is the note's condition for 連本俱失: a 財 at 死 is not 絕
+    dead = chart("fangzhai", {**brothers, "l1": "dk:relative rel:qicai ; dk:stage stage:si"})
+    assert fired(kg, dead, ids) == {"huangjince.fangzhai.xiongdi": APPLIES}
+    # only the 世 is 兄弟: not 同人
+    one = chart("fangzhai", {**brothers, "l6": "dk:role role:ying ; dk:relative rel:guangui"})
+    assert fired(kg, one, ids) == {}
+
+
+def test_lending_court_case(kg):
+    """卦中無財而官爻變出者，必訟於官府而後可取。"""
+    ids = "huangjince.fangzhai.song"
+    body = {
+        "p": "dk:absentRelative rel:qicai",
+        "l4": "dk:relative rel:guangui ; dk:moving true",
+        "c4": "dk:relative rel:qicai",
+    }
+    assert fired(kg, chart("fangzhai", body, "r:l4 dk:changesTo r:c4 ."), ids) == {ids: APPLIES}
+    # the 官鬼 changes into 父母: no 財 comes out
+    other = {**body, "c4": "dk:relative rel:fumu"}
+    assert fired(kg, chart("fangzhai", other, "r:l4 dk:changesTo r:c4 ."), ids) == {}
+
+
+# ── 開行 ¶36: 日月相合，開行定主有人投 ────────────────────────────────────────────────────────
+
+
+def test_opening_a_shop_day_combines_shi(kg):
+    ids = "huangjince.kaihang.tou huangjince.kaihang.wu-cai"
+    combined = "r:d dk:he r:l5 . r:l5 dk:he r:d ."
+    with_money = {"l5": "dk:role role:shi", "l2": "dk:relative rel:qicai", "d": ""}
+    assert fired(kg, chart("kaihang", with_money, combined), ids) == {"huangjince.kaihang.tou": APPLIES}
+    # no 財 in the chart: 不過門頭鬧熱無實利
+    without = {"l5": "dk:role role:shi", "p": "dk:absentRelative rel:qicai", "d": ""}
+    assert fired(kg, chart("kaihang", without, combined), ids) == {"huangjince.kaihang.wu-cai": APPLIES}
+    # the day does not combine with 世
+    assert fired(kg, chart("kaihang", with_money, "r:d dk:chong r:l5 . r:l5 dk:chong r:d ."), ids) == {}
+
+
+def test_opening_a_shop_best_chart(kg):
+    """世應要不空，財福要全備，官鬼要有氣，父兄要衰靜，斯為上吉卦。"""
+    ids = "huangjince.kaihang.shang-ji"
+    best = {
+        "l1": "dk:role role:shi ; dk:void false ; dk:relative rel:qicai",
+        "l4": "dk:role role:ying ; dk:void false ; dk:relative rel:zisun",
+        "l3": "dk:relative rel:qicai ; dk:void false",
+        "l5": "dk:relative rel:guangui ; dk:vital true",
+        "l6": "dk:relative rel:fumu ; dk:seasonalState state:qiu ; dk:moving false",
+    }
+    assert fired(kg, chart("kaihang", best), ids) == {ids: APPLIES}
+    # the 父母 moves: not 衰靜
+    moving = {**best, "l6": "dk:relative rel:fumu ; dk:seasonalState state:qiu ; dk:moving true"}
+    assert fired(kg, chart("kaihang", moving), ids) == {}
+
+
+# ── 索借 ¶38: 應落空亡，索借者失望 ─────────────────────────────────────────────────────────────
+
+
+def test_borrowing_void_ying(kg):
+    ids = "huangjince.suojie.ying"
+    assert fired(kg, chart("suozhai", {"l4": "dk:role role:ying ; dk:void true ; dk:moving false"}), ids) == {
+        "huangjince.suojie.ying-kong": APPLIES
+    }
+    assert (
+        fired(kg, chart("suozhai", {"l4": "dk:role role:ying ; dk:void false ; dk:moving false"}), ids) == {}
+    )
+    # 動則更變
+    assert fired(kg, chart("suozhai", {"l4": "dk:role role:ying ; dk:void false ; dk:moving true"}), ids) == {
+        "huangjince.suojie.ying-dong": APPLIES
+    }
+
+
+# A 木 palace: 兄弟 木, 子孫 火, 妻財 土, 官鬼 金, 父母 水.
+WOOD_PALACE = {
+    "l1": "dk:relative rel:fumu ; dk:element el:water ; dk:void false",
+    "l2": "dk:relative rel:zisun ; dk:element el:fire ; dk:void false",
+    "l3": "dk:relative rel:qicai ; dk:element el:earth ; dk:void false",
+    "l4": "dk:relative rel:xiongdi ; dk:element el:wood ; dk:void false",
+    "l5": "dk:relative rel:guangui ; dk:element el:metal ; dk:void false",
+}
+
+
+@pytest.mark.parametrize(
+    ("topic", "goods"),
+    [
+        ("suojie-yifu", {"l1"}),  # 衣服經史看父爻
+        ("suojie-liuchu", {"l2"}),  # 六畜酒器看福爻
+        ("suojie-caiwu", {"l3"}),  # 其餘財物看財爻
+        ("suojie-huaguo", {"l4"}),  # 花果看木爻
+        ("suojie-zhuanwa", {"l3"}),  # 磚瓦看土爻
+        ("suozhai", set()),  # the goods not named: no 物爻
+    ],
+)
+def test_borrowing_goods_line(kg, topic, goods):
+    assert roles(kg, chart(topic, WOOD_PALACE), "wuyao") == goods
+    expected = {"huangjince.suojie.wuyao": APPLIES} if goods else {}
+    assert fired(kg, chart(topic, WOOD_PALACE), "huangjince.suojie.wuyao") == expected
+
+
+# ── 賭博 ¶38: 世遭刑剋，賭博者必輸 ─────────────────────────────────────────────────────────────
+
+
+def test_gambling_shi_overcome(kg):
+    ids = "huangjince.dubo.lose"
+    body = {
+        "l3": "dk:role role:shi ; dk:relative rel:zisun ; dk:void false",
+        "l6": "dk:relative rel:guangui ; dk:moving true",
+    }
+    assert fired(kg, chart("dubo", body, "r:l6 dk:ke r:l3 ."), ids) == {ids: APPLIES}
+    # the note: 兄鬼動來刑剋 — a still 官鬼 does not come
+    still = {**body, "l6": "dk:relative rel:guangui ; dk:moving false"}
+    assert fired(kg, chart("dubo", still, "r:l6 dk:ke r:l3 ."), ids) == {}
+    # 或臨自空
+    assert fired(
+        kg, chart("dubo", {"l3": "dk:role role:shi ; dk:relative rel:zisun ; dk:void true"}), ids
+    ) == {ids: APPLIES}
+
+
+def test_gambling_seat_direction(kg):
+    """坐方宜財福之地: the direction is reported by the 財 or 福 line's branch."""
+    found, _ = results(
+        kg, chart("dubo", {"l2": "dk:relative rel:zisun ; dk:branch br:zi", "l4": "dk:relative rel:fumu"})
+    )
+    (seat,) = [a for a in found if a.rule_id == "huangjince.dubo.seat"]
+    assert seat.parameters == {"direction": "子 (北)"}  # 子 is the north
+
+
+def test_gambling_changes(kg):
+    """兄鬼化財，先敗後勝，財化兄鬼先勝後敗。"""
+    ids = "huangjince.dubo.lose-then-win huangjince.dubo.win-then-lose"
+    body = {"l2": "dk:relative rel:guangui ; dk:moving true", "c2": "dk:relative rel:qicai"}
+    assert fired(kg, chart("dubo", body, "r:l2 dk:changesTo r:c2 ."), ids) == {
+        "huangjince.dubo.lose-then-win": APPLIES
+    }
+    back = {"l2": "dk:relative rel:qicai ; dk:moving true", "c2": "dk:relative rel:xiongdi"}
+    assert fired(kg, chart("dubo", back, "r:l2 dk:changesTo r:c2 ."), ids) == {
+        "huangjince.dubo.win-then-lose": APPLIES
+    }
+
+
+# ── 商販 ¶40: 鬼克身爻，商販者必遭盜賊 ────────────────────────────────────────────────────────
+
+
+def test_trade_ghost_overcomes_body(kg):
+    ids = "huangjince.shangfan.gui-ke-shen"
+    body = {"l2": "dk:relative rel:guangui", "l4": "dk:role role:guashen"}
+    assert fired(kg, chart("shangfan", body, "r:l2 dk:ke r:l4 ."), ids) == {ids: APPLIES}
+    assert fired(kg, chart("shangfan", body, "r:l2 dk:sheng r:l4 ."), ids) == {}
+
+
+def test_trade_robbers_and_void_shi(kg):
+    """遇兄鬼發動，玄武交重 … 更克世爻，決有大禍，世若空亡庶可迴避。"""
+    ids = "huangjince.shangfan.robbers huangjince.shangfan.disaster huangjince.shangfan.shi-kong"
+    body = {
+        "l2": "dk:relative rel:guangui ; dk:moving true ; dk:beast beast:xuanwu",
+        "l5": "dk:role role:shi ; dk:void false",
+    }
+    assert fired(kg, chart("shangfan", body, "r:l2 dk:ke r:l5 ."), ids) == {
+        "huangjince.shangfan.robbers": APPLIES,
+        "huangjince.shangfan.disaster": APPLIES,
+    }
+    void = {**body, "l5": "dk:role role:shi ; dk:void true"}
+    assert fired(kg, chart("shangfan", void, "r:l2 dk:ke r:l5 ."), ids) == {
+        "huangjince.shangfan.robbers": APPLIES,
+        "huangjince.shangfan.disaster": {"overridden"},
+        "huangjince.shangfan.shi-kong": APPLIES,
+    }
+    # the 玄武 line is still: no 交重
+    still = {**body, "l2": "dk:relative rel:guangui ; dk:moving false ; dk:beast beast:xuanwu"}
+    assert fired(kg, chart("shangfan", still, "r:l2 dk:ke r:l5 ."), ids) == {}
+
+
+# ── 置貨 ¶40: 間興害世，置貨者當慮牙人 ────────────────────────────────────────────────────────
+
+
+def test_buying_broker_harms_shi(kg):
+    ids = "huangjince.zhihuo.broker"
+    body = {"l3": "dk:role role:jian ; dk:relative rel:xiongdi ; dk:moving true", "l5": "dk:role role:shi"}
+    assert fired(kg, chart("zhihuo", body, "r:l3 dk:ke r:l5 ."), ids) == {
+        "huangjince.zhihuo.broker-false": APPLIES,
+        "huangjince.zhihuo.broker-robs": APPLIES,
+    }
+    # the moving 間爻 兄弟 generates 世: false, but no robbery
+    assert fired(kg, chart("zhihuo", body, "r:l3 dk:sheng r:l5 ."), ids) == {
+        "huangjince.zhihuo.broker-false": APPLIES
+    }
+
+
+@pytest.mark.parametrize(
+    ("topic", "goods"),
+    [("zhihuo-liuchu", {"l2"}), ("zhihuo-wugu", {"l3"}), ("zhihuo-simian", {"l1"}), ("zhihuo", set())],
+)
+def test_buying_goods_line(kg, topic, goods):
+    """物爻者，六畜看子孫，五穀看財爻，絲綿布帛看父母類。"""
+    assert roles(kg, chart(topic, WOOD_PALACE), "wuyao") == goods
+
+
+def test_buying_goods_hidden(kg):
+    """物爻空伏，其貨必無: a hidden 子孫 when buying livestock, and no 子孫 on the lines."""
+    ids = "huangjince.zhihuo.kong-fu"
+    hidden = chart(
+        "zhihuo-liuchu",
+        {"l3": "dk:relative rel:qicai", "h2": "dk:relative rel:zisun"},
+        "r:h2 dk:under r:l2 .",
+    )
+    assert roles(kg, hidden, "wuyao") == {"h2"}
+    assert fired(kg, hidden, ids) == {ids: APPLIES}
+    # a 子孫 on the lines too (伏神 at every position): the goods are not hidden
+    shown = chart(
+        "zhihuo-liuchu",
+        {"l3": "dk:relative rel:zisun ; dk:void false", "h2": "dk:relative rel:zisun"},
+        "r:h2 dk:under r:l2 .",
+    )
+    assert fired(kg, shown, ids) == {}
+    # 空
+    void = chart("zhihuo-liuchu", {"l3": "dk:relative rel:zisun ; dk:void true"})
+    assert fired(kg, void, ids) == {ids: APPLIES}
+
+
+def test_buying_plenty_of_goods(kg):
+    """物爻太過，其貨必多 (三五重): three 妻財 lines when buying grain."""
+    ids = "huangjince.zhihuo.tai-guo"
+    three = {f"l{i}": "dk:relative rel:qicai" for i in (1, 3, 6)}
+    assert fired(kg, chart("zhihuo-wugu", three), ids) == {ids: APPLIES}
+    assert (
+        fired(kg, chart("zhihuo-wugu", {"l1": "dk:relative rel:qicai", "l3": "dk:relative rel:qicai"}), ids)
+        == {}
+    )
+
+
+# ── 停榻 ¶42: 停榻者，喜財安而鬼靜 ─────────────────────────────────────────────────────────────
+
+
+def test_storing_still_money_still_ghost(kg):
+    ids = "huangjince.tingta.cai-an"
+    calm = {
+        "l2": "dk:relative rel:qicai ; dk:moving false",
+        "l5": "dk:relative rel:guangui ; dk:moving false",
+    }
+    assert fired(kg, chart("tingta", calm), ids) == {"huangjince.tingta.cai-an.still": APPLIES}
+    # the 官鬼 moves: not 鬼靜
+    ghost = {**calm, "l5": "dk:relative rel:guangui ; dk:moving true"}
+    assert fired(kg, chart("tingta", ghost), ids) == {}
+    # 積貨不宜財動
+    money = {**calm, "l2": "dk:relative rel:qicai ; dk:moving true"}
+    assert fired(kg, chart("tingta", money), ids) == {"huangjince.tingta.cai-an.moving": APPLIES}
+
+
+def test_storing_lone_brother(kg):
+    """兄弟獨發，則多耗折。"""
+    ids = "huangjince.tingta.du-fa"
+    alone = chart(
+        "tingta", {"l4": "dk:relative rel:xiongdi ; dk:moving true"}, facts="dk:hexClass hexclass:du-fa"
+    )
+    assert fired(kg, alone, ids) == {ids: APPLIES}
+    assert fired(kg, chart("tingta", {"l4": "dk:relative rel:xiongdi ; dk:moving true"}), ids) == {}
+
+
+@pytest.mark.parametrize(
+    ("element", "changed", "transformation", "fires"),
+    [
+        ("el:wood", "br:wu", "", True),  # 木 死 at 午 (化死)
+        ("el:earth", "br:mao", "", True),  # 土 死 at 卯 (水土同宮)
+        ("el:wood", "br:wei", "change:hua-mu", True),  # 化墓
+        ("el:wood", "br:wei", "", False),  # 木 → 未 with no 化墓 asserted: the table is only 死
+        ("el:metal", "br:wu", "", False),  # 金 at 午 is 沐浴
+    ],
+)
+def test_storing_money_changes_into_death(kg, element, changed, transformation, fires):
+    """財化死墓空絕，後必價賤。"""
+    ids = "huangjince.tingta.cheap"
+    extra = f" ; dk:transformation {transformation}" if transformation else ""
+    body = {
+        "l3": f"dk:relative rel:qicai ; dk:moving true ; dk:element {element}{extra}",
+        "c3": f"dk:branch {changed}",
+    }
+    assert fired(kg, chart("tingta", body, "r:l3 dk:changesTo r:c3 ."), ids) == (
+        {ids: APPLIES} if fires else {}
+    )
+
+
+# ── 脫貨 ¶42: 脫貨者，宜財動而身興 ─────────────────────────────────────────────────────────────
+
+
+def test_selling_money_and_body_move(kg):
+    ids = "huangjince.tuohuo.cai-dong huangjince.tuohuo.shen-xing huangjince.tuohuo.where"
+    body = {
+        "l4": "dk:relative rel:qicai ; dk:moving true ; dk:half half:outer",
+        "l1": "dk:role role:guashen ; dk:moving true",
+    }
+    assert fired(kg, chart("tuohuo", body), ids) == {
+        "huangjince.tuohuo.cai-dong": APPLIES,
+        "huangjince.tuohuo.shen-xing": APPLIES,
+        "huangjince.tuohuo.where.elsewhere": APPLIES,
+    }
+    still = {
+        "l4": "dk:relative rel:qicai ; dk:moving false ; dk:half half:outer",
+        "l1": "dk:role role:guashen ; dk:moving false",
+    }
+    assert fired(kg, chart("tuohuo", still), ids) == {}
+
+
+def test_selling_rival_buyers(kg):
+    """動變日辰俱來生合，有人爭買: all three, not the day alone."""
+    ids = "huangjince.tuohuo.rival-buyers"
+    body = {"l5": "dk:role role:shi", "l2": "dk:moving true", "c2": "", "d": ""}
+    all_three = "r:l2 dk:sheng r:l5 . r:c2 dk:sheng r:l5 . r:d dk:he r:l5 . r:l5 dk:he r:d ."
+    assert fired(kg, chart("tuohuo", body, all_three), ids) == {ids: APPLIES}
+    assert fired(kg, chart("tuohuo", body, "r:d dk:he r:l5 . r:l5 dk:he r:d ."), ids) == {}
+
+
+# ── 居家 ¶44: 宅中有鬼，勿居家 ─────────────────────────────────────────────────────────────────
+
+
+def test_home_house_line(kg):
+    """二爻為宅 (居家); 五爻為路 is 出外's."""
+    lines = {f"l{i}": f"dk:position {i}" for i in range(1, 7)}
+    assert roles(kg, chart("jujia", lines), "zhai") == {"l2"}
+    assert roles(kg, chart("jujia", lines), "lu") == set()
+    assert roles(kg, chart("chuwai", lines), "lu") == {"l5"}
+    assert roles(kg, chart("chuwai", lines), "zhai") == set()
+
+
+def test_home_ghost_in_the_house(kg):
+    ids = "huangjince.jujia"
+    ghost = {
+        "l2": "dk:position 2 ; dk:relative rel:guangui ; dk:moving true ; dk:element el:fire ; dk:void false"
+    }
+    found, _ = results(kg, chart("jujia", ghost))
+    (hit,) = [a for a in found if a.rule_id == "huangjince.jujia.zhai-gui"]
+    assert hit.status == "applies" and hit.parameters == {"element": "火"}  # 火鬼忌火燭
+    # 得子孫持世發動，庶幾無害
+    rescued = {**ghost, "l5": "dk:position 5 ; dk:role role:shi ; dk:relative rel:zisun ; dk:moving true"}
+    assert fired(kg, chart("jujia", rescued), ids) == {
+        "huangjince.jujia.zhai-gui": {"overridden"},
+        "huangjince.jujia.zisun-shi": APPLIES,
+    }
+    # the note: 鬼動 — a still 官鬼 in the house is not judged
+    still = {
+        "l2": "dk:position 2 ; dk:relative rel:guangui ; dk:moving false ; dk:element el:fire ; dk:void false"
+    }
+    assert fired(kg, chart("jujia", still), ids) == {}
+
+
+def test_abroad_void_road(kg):
+    """路爻空亡亦不宜出外，惟臨財福則吉。"""
+    ids = "huangjince.chuwai.lu-"
+    assert fired(
+        kg, chart("chuwai", {"l5": "dk:position 5 ; dk:void true ; dk:relative rel:xiongdi"}), ids
+    ) == {"huangjince.chuwai.lu-kong": APPLIES}
+    assert fired(
+        kg, chart("chuwai", {"l5": "dk:position 5 ; dk:void false ; dk:relative rel:qicai"}), ids
+    ) == {"huangjince.chuwai.lu-cai-fu": APPLIES}
+
+
+# ── 本錢 ¶46: 內外無財伏又空，必然乏本; 父兄有氣財還絕，莫若安貧 ────────────────────────────────────
+
+
+def test_capital_hidden_void_money(kg):
+    ids = "huangjince.benqian.fa-ben huangjince.benqian.hua-chu"
+    body = {"p": "dk:absentRelative rel:qicai", "h3": "dk:relative rel:qicai ; dk:void true"}
+    assert fired(kg, chart("benqian", body), ids) == {"huangjince.benqian.fa-ben": APPLIES}
+    # 若得動爻化出，主有小小財利
+    changed = {**body, "l5": "dk:moving true", "c5": "dk:relative rel:qicai"}
+    assert fired(kg, chart("benqian", changed, "r:l5 dk:changesTo r:c5 ."), ids) == {
+        "huangjince.benqian.fa-ben": {"overridden"},
+        "huangjince.benqian.hua-chu": APPLIES,
+    }
+    # the hidden 財 is not void: not 伏又空
+    assert fired(kg, chart("benqian", {**body, "h3": "dk:relative rel:qicai ; dk:void false"}), ids) == {}
+
+
+def test_capital_strong_parents_weak_money(kg):
+    ids = "huangjince.benqian.an-pin"
+    body = {"l6": "dk:relative rel:fumu ; dk:vital true", "l2": "dk:relative rel:qicai ; dk:vital false"}
+    assert fired(kg, chart("benqian", body), ids) == {ids: APPLIES}
+    assert fired(kg, chart("benqian", {**body, "l6": "dk:relative rel:fumu ; dk:vital false"}), ids) == {}
+
+
+# ── the note's 如 cases, cast through the generator ─────────────────────────────────────────────
+
+
+@pytest.mark.parametrize(
+    ("lines", "hexagram", "line", "element"),
+    [
+        ("867777", "天山遯", "二爻 官鬼丙午火", "火"),  # 如火鬼忌火燭: 乾宮, line 2 丙午 moving
+        ("897787", "火風鼎", "二爻 官鬼辛亥水", "水"),  # 水鬼忌盜賊: 離宮, line 2 辛亥 moving
+    ],
+)
+def test_cast_ghost_in_the_house_by_element(kg, lines, hexagram, line, element):
+    """在家求財鬼動 … 以所臨五行斷，如火鬼忌火燭，水鬼忌盜賊類 (居家, ¶44)."""
+    made = chart_from_inputs(None, "庚寅 戊寅 癸亥", lines, None, None, None)
+    assert made.hexagram.name == hexagram
+    (hit,) = [a for a in cast(kg, lines, "居家") if a.rule_id == "huangjince.jujia.zhai-gui"]
+    assert hit.status == "applies"
+    assert hit.binding_labels == {"Z": line}
+    assert hit.parameters == {"element": element}
+
+
+def test_cast_borrowing_clothes(kg):
+    """如衣服經史看父爻 (索借, ¶38): 天山遯 has 父母 丙辰 (初爻) and 壬戌 (上爻), neither void on 癸亥 (空 子丑)."""
+    hits = [a for a in cast(kg, "867777", "索借衣服經史") if a.rule_id == "huangjince.suojie.wuyao"]
+    assert {a.binding_labels["W"] for a in hits} == {"初爻 父母丙辰土", "上爻 父母壬戌土"}
+    assert all(a.status == "applies" and a.polarity == "吉" for a in hits)
+
+
+def test_cast_public_office(kg):
+    """公門何慮官爻: the moving 丙午 官鬼 of 天山遯 obstructs other money, not money from office. On a 甲寅 day
+    in a 寅 month nothing checks it (寅 neither overcomes, clashes nor combines 午), so the obstruction of
+    ¶12 stands for other money."""
+    pillars = "庚寅 戊寅 甲寅"
+    in_office = {a.rule_id: a.status for a in cast(kg, "867777", "公門", pillars)}
+    assert in_office["huangjince.qiucai.guan-moving"] == "overridden"
+    assert in_office["huangjince.gongmen.guan-dong"] == "applies"
+    elsewhere = {a.rule_id: a.status for a in cast(kg, "867777", "求財", pillars)}
+    assert elsewhere["huangjince.qiucai.guan-moving"] == "applies"
+    assert "huangjince.gongmen.guan-dong" not in elsewhere
