@@ -74,6 +74,9 @@ class Applicable:
     citation: str | None = None
     parameters: dict[str, str] = field(default_factory=dict)
     overridden_by: list[str] = field(default_factory=list)
+    quotes: list[dict[str, object]] = field(default_factory=list)
+    """Every span the rule rests on, in order (a verse line and the note restating it), when
+    there are several; :attr:`quote` is the first."""
 
     def as_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if v not in (None, [], {})}
@@ -172,6 +175,7 @@ class KnowledgeGraph:
 
         self._index_rules()
         self.provenance: dict[str, dict[str, str]] = {}
+        self.quotes: dict[str, list[tuple[str, int]]] = {}
         self.parameters: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
         self._concept_labels: dict[str, str] = {}
 
@@ -195,6 +199,14 @@ class KnowledgeGraph:
                 } ORDER BY ?r ?urn"""
         ):
             self.provenance.setdefault(row["r"].value, {k: t.value for k, t in row.items()})
+        quotes: dict[str, list[tuple[int, str, int]]] = defaultdict(list)
+        for row in self.query(
+            """SELECT ?r ?n ?quote ?para WHERE {
+                  ?r dk:anchor ?a . ?a dk:order ?n ; oa:hasSelector ?sel ; dk:paragraph ?p .
+                  ?sel a oa:TextQuoteSelector ; oa:exact ?quote . ?p dk:paragraphNumber ?para }"""
+        ):
+            quotes[row["r"].value].append((int(row["n"].value), row["quote"].value, int(row["para"].value)))
+        self.quotes = {r: [(q, para) for _, q, para in sorted(found)] for r, found in quotes.items()}
         for row in self.query(
             """SELECT ?r ?name ?var ?prop ?proc WHERE {
                   ?r dk:outcome/dk:parameter ?p . ?p dk:name ?name ; dk:variable ?var .
@@ -461,6 +473,8 @@ def _describe(kg: KnowledgeGraph, reading: Reading, results: list[Applicable]) -
         row = kg.provenance[a.rule]
         a.rule_id, a.polarity, a.wording, a.gloss = row["id"], row.get("pol"), row.get("zh"), row.get("en")
         a.topic, a.quote, a.urn, a.paragraph = row["topic"], row["quote"], row["urn"], int(row["para"])
+        if len(spans := kg.quotes.get(a.rule, [])) > 1:
+            a.quotes = [{"quote": q, "paragraph": para} for q, para in spans]
         a.work_title, a.citation, a.section = row["title"], row["cite"], row["heading"]
         a.binding_labels = {v: labels.get(e, e) for v, e in a.bindings.items()}
         for name, var, prop in kg.parameters.get(a.rule, ()):

@@ -29,7 +29,10 @@ def render_text(results: list[Applicable]) -> str:
             )
         for name, value in a.parameters.items():
             lines.append(f"    {name}: {value}")
-        lines.append(f"    「{a.quote}」")
+        if a.quotes:
+            lines += [f"    「{q['quote']}」 ¶{q['paragraph']}" for q in a.quotes]
+        else:
+            lines.append(f"    「{a.quote}」")
         lines.append(
             f"    《{a.work_title}》{a.section} ¶{a.paragraph} · {a.urn} · topic {a.topic} · rule {a.rule_id}"
         )
