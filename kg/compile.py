@@ -399,6 +399,8 @@ class RuleCompiler:
         if var in q.variables:
             raise self.fail(f"count: 'count' must name a new variable ({var} is declared in 'vars')")
         lo, hi = cond.get("min"), cond.get("max")
+        if hi is None and not lo:
+            raise self.fail(f"count {var}: give 'min' (at least 1) or 'max'; with neither it always holds")
         outer = q.variables
         q.variables = {var: vtype}
         local = {"reading"}

@@ -95,6 +95,14 @@ def test_unknown_procedure(tmp_path):
     assert "unknown procedure 'miles'" in message and "li" in message
 
 
+def test_a_count_without_bounds_is_refused(tmp_path):
+    rule = GOOD.replace(
+        "when: [L.relative 父,",
+        "when: [{count: N, type: line, where: [N.element 土], min: 0}, L.relative 父,",
+    )
+    assert "count N: give 'min'" in refusal(tmp_path, rule)
+
+
 def test_undeclared_variable(tmp_path):
     assert "variable X is not declared" in refusal(tmp_path, GOOD.replace("H.under L", "H.under X"))
 

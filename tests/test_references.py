@@ -30,7 +30,9 @@ OUTSIDE = re.compile(
 PATH = re.compile(r"(?<![\w./-])((?:docs|corpus|kg|tests|ontology|queries|bench)/[\w./+-]*[\w/])")
 SECTION = re.compile(
     r"(?<![\w./-])((?:docs|corpus|tests)/[\w./-]+\.md) (§ ?[0-9][0-9.]*[0-9]|§ ?[0-9]|Appendix [A-Z])"
+    r"((?:(?:,| and| or| to|–|/) ?§ ?[0-9][0-9.]*[0-9]?)*)"
 )
+"""A document and its sections: ``docs/x.md §4.1``, ``docs/x.md §4.1, §4.2 and §4.5``."""
 BARE_SECTION = re.compile(r"(?<![\w.》〉、])(?<!\.md )(?<!CONVENTIONS )(?<!README )(?<!–)§ ?[0-9]")
 """A section sign not preceded by the document it points into (a book title, 《…》, counts)."""
 
@@ -61,7 +63,7 @@ def hits(pattern: re.Pattern[str]) -> list[tuple[str, int, str]]:
         (name, n, m.group(0))
         for name, text in FILES
         for n, line in enumerate(text.splitlines(), 1)
-        for m in pattern.finditer(line)
+        for m in pattern.finditer(SECTION.sub(r"\1 \2", line) if pattern is BARE_SECTION else line)
     ]
 
 
@@ -104,7 +106,8 @@ def test_every_cited_section_is_a_heading_of_its_document():
         for n, line in enumerate(text.splitlines(), 1):
             for m in SECTION.finditer(line):
                 doc = ROOT / m.group(1)
-                if doc.exists() and not has_section(doc, m.group(2)):
+                sections = [m.group(2), *re.findall(r"§ ?([0-9][0-9.]*[0-9]?)", m.group(3))]
+                if doc.exists() and not all(has_section(doc, section) for section in sections):
                     broken.append((name, n, m.group(0)))
     assert broken == []
 
