@@ -143,3 +143,17 @@ def test_options_take_their_values_by_name() -> None:
     assert Options(day_night_rule="day").day_night_rule is DayNightRule.DAY
     with pytest.raises(InputError, match="shehai_variant"):
         Options(shehai_variant="depth")
+
+
+def test_a_month_general_the_month_cannot_have_is_refused() -> None:
+    """寅月 runs from 立春 to 驚蟄: its 月將 is 子 (神后) until 雨水 and 亥 (登明) from 雨水
+    (docs/liuren-doctrine.md §4.2); 巳 never falls in it."""
+    with pytest.raises(InputError, match="月將 巳 cannot occur in a 寅 month"):
+        chart_from_inputs(day="癸未", hour="午", general="巳", month="寅")
+    for general in ("子", "亥"):
+        assert (
+            chart_from_inputs(day="癸未", hour="午", general=general, month="寅").general.branch.char
+            == general
+        )
+    accepted = chart_from_inputs(day="癸未", hour="午", general="巳", month="寅", accept_inconsistent=True)
+    assert accepted.month_general.branch is Branch.SI

@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
 
-from kg.calendar import CalendarRecord, Pillars, Term, ZiHourRule, parse_moment, pillars_at
+from kg.calendar import (
+    CalendarRecord,
+    Pillars,
+    Term,
+    ZiHourRule,
+    month_general_mismatch,
+    parse_moment,
+    pillars_at,
+)
 from kg.errors import InputError
 from kg.ganzhi import Branch, GanZhi, SeasonalState, Stem, seasonal_state
 from kg.liuren.four_lessons import BRANCH_EL, STEM_EL, Lesson, four_lessons
@@ -372,6 +380,7 @@ def chart_from_inputs(
     walking_year: str | Branch | None = None,
     *,
     month: str | Branch | None = None,
+    accept_inconsistent: bool = False,
 ) -> Chart:
     """Validate user input and cast the chart.
 
@@ -380,7 +389,8 @@ def chart_from_inputs(
     ``hour`` (占時), ``general`` (月將, a branch or a name like 河魁) and ``ju`` (1–12), which
     must agree. With ``day`` and ``ju`` alone the 月將 and 占時 stay unknown (None). ``month``
     (月建) is optional with explicit inputs and enables 旺相休囚死. ``birth`` (年命) and
-    ``walking_year`` (行年) are branches or 干支. Every problem raises :class:`InputError`.
+    ``walking_year`` (行年) are branches or 干支. A 月將 that cannot occur in the given 月建 is
+    refused unless ``accept_inconsistent``. Every problem raises :class:`InputError`.
     """
     birth_b = None if birth is None else _branch_input(birth, "年命")
     walking_b = None if walking_year is None else _branch_input(walking_year, "行年")
@@ -445,6 +455,9 @@ def chart_from_inputs(
         missing = "月將" if hour_b is not None else "占時" if mg is not None else "占時 and 月將"
         raise InputError(f"missing input: with a day 干支 give {missing}, or a 局 number 1–12")
     month_b = None if month is None else _branch_input(month, "月建")
+    why = None if month_b is None or mg is None else month_general_mismatch(month_b, mg.branch)
+    if why is not None and not accept_inconsistent:
+        raise InputError(why)
     return build_chart(
         day_gz,
         ju_n,
