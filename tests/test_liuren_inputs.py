@@ -152,7 +152,7 @@ def test_a_month_general_the_month_cannot_have_is_refused() -> None:
         chart_from_inputs(day="癸未", hour="午", general="巳", month="寅")
     for general in ("子", "亥"):
         assert (
-            chart_from_inputs(day="癸未", hour="午", general=general, month="寅").general.branch.char
+            chart_from_inputs(day="癸未", hour="午", general=general, month="寅").month_general.branch.char
             == general
         )
     accepted = chart_from_inputs(day="癸未", hour="午", general="巳", month="寅", accept_inconsistent=True)
