@@ -13,6 +13,14 @@ from kg.errors import KgError
 from kg.vocabulary import vocabulary
 
 T = TypeVar("T")
+CONTROL = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
+"""C0 and C1 control characters but tab and newline: an escape sequence in a chart file's label
+must not reach the terminal."""
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every control character but tab and newline written as a visible escape (\\x1b)."""
+    return "".join(f"\\x{ord(c):02x}" if ord(c) in CONTROL else c for c in text)
 
 
 def output_options(command: Callable[..., Any]) -> Callable[..., Any]:

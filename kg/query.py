@@ -23,6 +23,7 @@ import click
 import pyoxigraph as ox
 
 from kg.errors import InputError, KgError
+from kg.output import terminal_safe
 from kg.sparql_guard import GRAPH_FORMS, READING_GRAPH, Answer, Job, Limits, Worker
 from kg.vocabulary import curie
 
@@ -57,7 +58,7 @@ def table(header: list[str], rows: list[list[str]]) -> str:
     def width(text: str) -> int:
         return sum(2 if ord(c) > 0x2E7F else 1 for c in text)
 
-    cells = [[c.replace("\n", " ⏎ ") for c in row] for row in rows]
+    cells = [[terminal_safe(c.replace("\n", " ⏎ ")) for c in row] for row in rows]
     widths = [max([width(h)] + [width(r[i]) for r in cells]) for i, h in enumerate(header)]
 
     def line(row: list[str]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from kg.match import Applicable
+from kg.output import terminal_safe
 
 STATUS = {
     "applies": "applies",
@@ -37,7 +38,7 @@ def render_text(results: list[Applicable]) -> str:
             f"    《{a.work_title}》{a.section} ¶{a.paragraph} · {a.urn} · topic {a.topic} · rule {a.rule_id}"
         )
         lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+    return terminal_safe("\n".join(lines).rstrip() + "\n")
 
 
 def render_json(results: list[Applicable]) -> str:

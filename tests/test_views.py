@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -37,3 +38,17 @@ def test_every_liuren_view_flags_a_moment_within_a_minute_of_a_zhongqi():
     assert "dk:nearSolarTerm true" in runner.invoke(main, [*near, "--format", "turtle"]).output
     far = runner.invoke(main, ["chart", "liuren", "--moment", "2024-03-20T11:10", "--format", "json"]).output
     assert json.loads(far)["calendar"]["near_zhongqi"] is None
+
+
+def test_control_characters_in_a_chart_file_never_reach_the_terminal(tmp_path, built_graph):
+    """A label carrying an escape sequence (here ESC [31m) is printed as visible text."""
+    source = Path(__file__).resolve().parents[1] / "ontology" / "examples" / "yiyin-example-a.ttl"
+    text = source.read_text(encoding="utf-8")
+    hostile = text.replace('dk:label "初爻', 'dk:label "\\u001b[31m初爻')
+    assert hostile != text
+    chart = tmp_path / "hostile.ttl"
+    chart.write_text(hostile, encoding="utf-8")
+    result = CliRunner().invoke(main, ["match", str(chart), "--topic", "遷移", "--graph", str(built_graph)])
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output
+    assert "\\x1b[31m初爻" in result.output
