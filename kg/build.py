@@ -8,6 +8,7 @@ previous one intact and no reader sees files of two builds.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -398,9 +399,14 @@ def build(out: Path = BUILD, rules_dir: Path = RULES) -> BuildResult:
     show_default=True,
     help="Directory of rule files (*.yaml).",
 )
-def build_command(out: Path, rules_dir: Path) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def build_command(out: Path, rules_dir: Path, fmt: str) -> None:
     """Compile ontology, corpus and rules into build/kg.nq and build/kg.ttl."""
     result = build(out, rules_dir)
+    if fmt == "json":
+        files = [str(f) for f in result.files]
+        click.echo(json.dumps({"rules": result.rules, "quads": result.quads, "files": files}))
+        return
     click.echo(
         f"built {result.rules} rules, {result.quads} quads → " + ", ".join(str(f) for f in result.files)
     )

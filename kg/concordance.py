@@ -13,6 +13,8 @@ every concept, in any scheme, with LABEL as a label, so 龍 and 青龍 are one c
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -220,6 +222,7 @@ def rules_mentioning(
     "--polarity", "pol", help="Only rules (or quotes of rules) of this polarity: 吉 凶 mixed neutral."
 )
 @click.option("--abbreviations", is_flag=True, help="Also search one-character variant labels (虎 for 白虎).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
 def search_command(
     term: str | None,
@@ -230,6 +233,7 @@ def search_command(
     work: str | None,
     pol: str | None,
     abbreviations: bool,
+    fmt: str,
     graph: Path,
 ) -> None:
     """Key word in context: every place TERM (or a variant form) occurs, with its URN.
@@ -239,6 +243,9 @@ def search_command(
     pol_iri = polarity(pol) if pol else None
     if concept is not None:
         rows = rules_mentioning(KnowledgeGraph.load(graph), concept, topic, work, pol_iri)
+        if fmt == "json":
+            click.echo(json.dumps([dataclasses.asdict(r) for r in rows], ensure_ascii=False, indent=2))
+            return
         for r in rows:
             click.echo(f"{r.rule_id}  {r.polarity}  {r.topic}  《{r.work}》 {r.urn}\n    「{r.quote}」")
         click.echo(f"{len(rows)} rules mention {concept}")
@@ -250,6 +257,9 @@ def search_command(
             h for t in terms for h in concordance(t, korean, width, work, topic, spans, abbreviations)
         )
     )
+    if fmt == "json":
+        click.echo(json.dumps([dataclasses.asdict(h) for h in hits], ensure_ascii=False, indent=2))
+        return
     for h in hits:
         click.echo(f"{h.urn:<40} 《{h.work}》 {h.left:　>{width}}【{h.match}】{h.right}")
     click.echo(f"{len(hits)} hits")

@@ -386,15 +386,35 @@ def export(g: nx.Graph, path: Path) -> None:
 
 @click.group("explore")
 @click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output of neighbours, path, central, cooccur and similar (contradictions has its own).",
+)
 @click.pass_context
-def explore_group(ctx: click.Context, graph: Path) -> None:
+def explore_group(ctx: click.Context, graph: Path, fmt: str) -> None:
     """Explore the doctrine as a network: rules, concepts, topics, sentences, works."""
-    ctx.obj = graph
+    ctx.obj = (graph, fmt)
 
 
 def _load(ctx: click.Context) -> tuple[KnowledgeGraph, nx.Graph]:
-    kg = KnowledgeGraph.load(ctx.obj)
+    kg = KnowledgeGraph.load(ctx.obj[0])
     return kg, doctrine_graph(kg)
+
+
+def _emit(ctx: click.Context, data: object, lines: list[str]) -> None:
+    """``data`` as JSON under ``--format json``, else the text ``lines``."""
+    if ctx.obj[1] == "json":
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo("\n".join(lines))
+
+
+def _node(g: nx.Graph, n: str) -> dict[str, str]:
+    return {"id": n, "name": name(g, n), "kind": g.nodes[n]["kind"]}
 
 
 @explore_group.command("neighbours")
@@ -403,10 +423,15 @@ def _load(ctx: click.Context) -> tuple[KnowledgeGraph, nx.Graph]:
 def neighbours_command(ctx: click.Context, node: str) -> None:
     """Neighbours of a concept (by label, e.g. 白虎) or a rule (by id)."""
     _, g = _load(ctx)
+    data, lines = [], []
     for n in find_nodes(g, node):
-        click.echo(f"{name(g, n)} [{g.nodes[n]['kind']}]")
-        for m in sorted(g[n], key=lambda m: (g[n][m]["relation"], name(g, m))):
-            click.echo(f"  {g[n][m]['relation']:<12} {g.nodes[m]['kind']:<9} {name(g, m)}")
+        around = sorted(g[n], key=lambda m: (g[n][m]["relation"], name(g, m)))
+        data.append(
+            {**_node(g, n), "neighbours": [{**_node(g, m), "relation": g[n][m]["relation"]} for m in around]}
+        )
+        lines.append(f"{name(g, n)} [{g.nodes[n]['kind']}]")
+        lines += [f"  {g[n][m]['relation']:<12} {g.nodes[m]['kind']:<9} {name(g, m)}" for m in around]
+    _emit(ctx, data, lines)
 
 
 @explore_group.command("path")
@@ -417,8 +442,8 @@ def path_command(ctx: click.Context, a: str, b: str) -> None:
     """Shortest path between two concepts through the rules that mention them."""
     _, g = _load(ctx)
     steps = shortest_path(g, a, b)
-    click.echo(" — ".join(f"[{name(g, n)}]" if g.nodes[n]["kind"] == "rule" else name(g, n) for n in steps))
-    click.echo(f"{(len(steps) - 1) // 2} rules")
+    line = " — ".join(f"[{name(g, n)}]" if g.nodes[n]["kind"] == "rule" else name(g, n) for n in steps)
+    _emit(ctx, [_node(g, n) for n in steps], [line, f"{(len(steps) - 1) // 2} rules"])
 
 
 @explore_group.command("central")
@@ -427,11 +452,14 @@ def path_command(ctx: click.Context, a: str, b: str) -> None:
 def central_command(ctx: click.Context, top: int) -> None:
     """Concepts ranked by degree centrality and by betweenness centrality (the measures are named)."""
     _, g = _load(ctx)
+    data, lines = {}, []
     for measure, scores in centrality(g).items():
-        click.echo(measure)
-        for n, score in sorted(scores.items(), key=lambda x: (-x[1], name(g, x[0])))[:top]:
-            rules = sum(1 for m in g[n] if g.nodes[m]["kind"] == "rule")
-            click.echo(f"  {score:.4f}  {name(g, n)}  ({rules} rules)")
+        ranked = sorted(scores.items(), key=lambda x: (-x[1], name(g, x[0])))[:top]
+        rules = {n: sum(1 for m in g[n] if g.nodes[m]["kind"] == "rule") for n, _ in ranked}
+        data[measure] = [{**_node(g, n), "score": score, "rules": rules[n]} for n, score in ranked]
+        lines.append(measure)
+        lines += [f"  {score:.4f}  {name(g, n)}  ({rules[n]} rules)" for n, score in ranked]
+    _emit(ctx, data, lines)
 
 
 @explore_group.command("cooccur")
@@ -440,8 +468,12 @@ def central_command(ctx: click.Context, top: int) -> None:
 def cooccur_command(ctx: click.Context, top: int) -> None:
     """Pairs of concepts mentioned together by rules, with the number of rules."""
     _, g = _load(ctx)
-    for (a, b), count in sorted(cooccurrence(g).items(), key=lambda x: (-x[1], name(g, x[0][0])))[:top]:
-        click.echo(f"{count:>4}  {name(g, a)} + {name(g, b)}")
+    ranked = sorted(cooccurrence(g).items(), key=lambda x: (-x[1], name(g, x[0][0])))[:top]
+    _emit(
+        ctx,
+        [{"concepts": [_node(g, a), _node(g, b)], "rules": count} for (a, b), count in ranked],
+        [f"{count:>4}  {name(g, a)} + {name(g, b)}" for (a, b), count in ranked],
+    )
 
 
 @explore_group.command("similar")
@@ -454,10 +486,13 @@ def similar_command(ctx: click.Context, rule: str, top: int) -> None:
     node = find_nodes(g, rule)[0]
     if g.nodes[node]["kind"] != "rule":
         raise InputError(f"{rule!r} is not a rule id")
-    for other, score, shared in similar(g, node)[:top]:
-        click.echo(
-            f"{score:.3f}  {name(g, other)}  shares {'、'.join(sorted(g.nodes[c]['label'] for c in shared))}"
-        )
+    ranked = similar(g, node)[:top]
+    labels = {other: sorted(g.nodes[c]["label"] for c in shared) for other, _, shared in ranked}
+    _emit(
+        ctx,
+        [{**_node(g, other), "jaccard": score, "shares": labels[other]} for other, score, _ in ranked],
+        [f"{score:.3f}  {name(g, other)}  shares {'、'.join(labels[other])}" for other, score, _ in ranked],
+    )
 
 
 def _side(citation: Citation, polarity: str) -> dict:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,9 +114,16 @@ def validate(path: Path) -> Report:
 @click.option(
     "--graph", type=click.Path(path_type=Path), default=ONTOLOGY.parent / "build" / "kg.nq", show_default=True
 )
-def validate_command(graph: Path) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def validate_command(graph: Path, fmt: str) -> None:
     """Check the built graph against ontology/shapes.ttl (SHACL); exit 1 when it does not conform."""
+    if sys.stderr.isatty():
+        click.echo(f"validating {graph} against ontology/shapes.ttl …", err=True)
     report = validate(graph)
-    click.echo(report.text)
+    if fmt == "json":
+        violations = [dataclasses.asdict(v) for v in report.violations]
+        click.echo(json.dumps({"conforms": report.conforms, "violations": violations}, ensure_ascii=False))
+    else:
+        click.echo(report.text)
     if not report.conforms:
         raise SystemExit(1)
