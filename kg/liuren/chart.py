@@ -434,7 +434,7 @@ def chart_from_inputs(
     ju_n = None
     if ju is not None:
         if isinstance(ju, str):
-            if not ju.strip().isdigit():
+            if not (ju.strip().isascii() and ju.strip().isdigit()):
                 raise InputError(f"局 number {ju!r} is not a number 1–12")
             ju = int(ju)
         ju_n = check_ju(ju)

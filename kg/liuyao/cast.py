@@ -26,6 +26,11 @@ _SIMPLIFIED = str.maketrans(
 """Simplified → traditional for the characters of hexagram names (遁/遯 and 恒/恆 are variants)."""
 
 
+def _ascii_digits(text: str) -> bool:
+    """Only 0–9: str.isdigit() also accepts ⁹ and ①, which int() refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"[\s,，;/]+", text.strip()) if t]
 
@@ -39,11 +44,11 @@ def _check_six(values: list[int], what: str) -> tuple[int, ...]:
 def parse_values(text: str) -> tuple[int, ...]:
     """Six line values bottom → top, as '9 8 7 7 7 8', '9,8,7,7,7,8' or '987778'."""
     tokens = _tokens(text)
-    if len(tokens) == 1 and tokens[0].isdigit():
+    if len(tokens) == 1 and _ascii_digits(tokens[0]):
         tokens = list(tokens[0])
     values = []
     for n, token in enumerate(tokens, 1):
-        if not token.isdigit() or int(token) not in VALUE_NAMES:
+        if not _ascii_digits(token) or int(token) not in VALUE_NAMES:
             raise InputError(
                 f"line value {token!r} at line {n} is not 6, 7, 8 or 9 (6 老陰, 7 少陽, 8 少陰, 9 老陽)"
             )
@@ -59,11 +64,11 @@ def find_hexagram(name: str) -> Hexagram:
 def parse_moving(text: str | None) -> tuple[int, ...]:
     """Moving-line positions 1–6, as '1 3', '1,3' or '13'; empty or None for no moving line."""
     tokens = _tokens(text or "")
-    if len(tokens) == 1 and tokens[0].isdigit():
+    if len(tokens) == 1 and _ascii_digits(tokens[0]):
         tokens = list(tokens[0])
     positions = []
     for token in tokens:
-        if not token.isdigit() or not 1 <= int(token) <= 6:
+        if not _ascii_digits(token) or not 1 <= int(token) <= 6:
             raise InputError(f"moving line {token!r} is not a line position 1–6")
         positions.append(int(token))
     if len(set(positions)) != len(positions):
@@ -92,11 +97,11 @@ def parse_coins(text: str) -> tuple[int, ...]:
         tosses = [letters[i : i + 3] for i in range(0, len(letters), 3)]
         heads = [sum(c in "H背" for c in toss) for toss in tosses]
     else:
-        if len(tokens) == 1 and tokens[0].isdigit():
+        if len(tokens) == 1 and _ascii_digits(tokens[0]):
             tokens = list(tokens[0])
         heads = []
         for n, token in enumerate(tokens, 1):
-            if not token.isdigit() or not 0 <= int(token) <= 3:
+            if not _ascii_digits(token) or not 0 <= int(token) <= 3:
                 raise InputError(f"coin count {token!r} at line {n} is not a number of heads 0–3")
             heads.append(int(token))
     return _check_six([6 + h for h in heads], f"coins {text!r}")
