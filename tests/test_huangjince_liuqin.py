@@ -39,6 +39,7 @@ PREFIXES = """
 @prefix pillar: <https://w3id.org/divkg/concept/pillar/> .
 @prefix sex: <https://w3id.org/divkg/concept/sex/> .
 @prefix occupation: <https://w3id.org/divkg/concept/occupation/> .
+@prefix member: <https://w3id.org/divkg/concept/member/> .
 @prefix topic: <https://w3id.org/divkg/concept/topic/> .
 @prefix r: <https://w3id.org/divkg/reading/t/> .
 """
@@ -180,7 +181,7 @@ def test_body_on_shi_ming_on_ying_two_surnames(kg):
     assert fired(kg, _body_and_ming("jian"), ids) == {}
 
 
-def _wife_overcomes_shi(combines_ying: bool) -> str:
+def _wife_overcomes_shi(combines_ying: bool, sex: str = "male") -> str:
     """妻克世身重合應: the moving 財 (with the day's branch) overcomes the 世, combining with the 應 or not."""
     he = "; dk:he r:y" if combines_ying else ""
     return chart(
@@ -189,7 +190,7 @@ def _wife_overcomes_shi(combines_ying: bool) -> str:
             r:s dk:position 4 ; dk:role role:shi .
             r:y dk:position 1 ; dk:role role:ying .
             r:d dk:pillarKind pillar:day .""",
-        "dk:line r:f , r:s , r:y ; dk:dayPillar r:d ; dk:pillar r:d",
+        f"dk:line r:f , r:s , r:y ; dk:dayPillar r:d ; dk:pillar r:d ; dk:querentSex sex:{sex}",
     )
 
 
@@ -197,6 +198,8 @@ def test_wife_overcoming_husband_and_combining_ying_remarries(kg):
     """妻爻動剋夫命，主剋夫; 妻克世身重合應，妻必重婚 (並日辰又與應相合，主妻再嫁). 再嫁 is of topic 婚姻."""
     ke, chong = LQ + "ke-fu", LQ + "chong-hun"
     assert fired(kg, _wife_overcomes_shi(True), ke) == {ke: {"applies"}}
+    # a woman asking: the 世 the 財 overcomes is hers, not her husband's
+    assert fired(kg, _wife_overcomes_shi(True, "female"), ke) == {}
     marriage = _wife_overcomes_shi(True).replace("topic:liuqin-fuqi", "topic:hunyin")
     assert fired(kg, marriage, chong) == {chong: {"applies"}}
     assert fired(kg, _wife_overcomes_shi(False).replace("topic:liuqin-fuqi", "topic:hunyin"), chong) == {}
@@ -261,11 +264,134 @@ def test_husbands_body_combining_wife_line(kg):
     assert fired(kg, _body_combines_cai("female"), ids) == {}
 
 
-def test_members_lines_stay_text_only(kg):
-    """弟紾乃兄之臂，身命相傷: each brother's 身 and 命 are not chart facts; the passage is offered to consider."""
-    consider = chart("liuqin-xiongdi", "r:s dk:position 1 ; dk:role role:shi .", "dk:line r:s")
-    ids = LQ + "shen-ming-xiang-shang"
-    assert fired(kg, consider, ids) == {ids: {"consider"}}
+def test_brothers_lines_stay_text_only(kg):
+    """弟紾乃兄之臂，身命相傷: a brother's 身 is not defined; with his 命 on the chart both cases of the note are
+    offered to consider, 相刑相剋 主不友不恭 (凶) and 相生相合 主兄弟怡怡如也 (吉)."""
+    hurt, harmony = LQ + "shen-ming-xiang-shang", LQ + "xiongdi-yiyi"
+    elder = chart("liuqin-xiongdi", "r:m dk:position 1 ; dk:mingOf member:elder-brother .", "dk:line r:m")
+    assert fired(kg, elder, hurt, harmony) == {hurt: {"consider"}, harmony: {"consider"}}
+    assert {a.rule_id: a.polarity for a in run(kg, elder)[1] if a.rule_id in (hurt, harmony)} == {
+        hurt: "凶",
+        harmony: "吉",
+    }
+    shi = chart("liuqin-xiongdi", "r:s dk:position 1 ; dk:role role:shi .", "dk:line r:s")
+    assert fired(kg, shi, hurt, harmony) == {}
+
+
+def _on_line_five(member: str, relation: str) -> str:
+    """A member's 命 line (line 2) and line 5, the parents' or the husband's 身 (¶82 夫身五爻)."""
+    return chart(
+        "liuqin",
+        f"""r:m dk:position 2 ; dk:mingOf member:{member} {relation} .
+            r:x dk:position 5 .""",
+        "dk:line r:m , r:x",
+    )
+
+
+def test_sons_ming_meets_line_five(kg):
+    """子命爻臨五爻之位，臨父母之身，相生相合，主有跨灶之風；相剋相刑，主有悖逆不孝."""
+    ids = LQ + "kua-zao"
+    son = _on_line_five("son", "; dk:sheng r:x").replace("topic:liuqin", "topic:zisi")
+    assert fired(kg, son, ids) == {ids + ".sheng-he": {"applies"}}
+    assert fired(kg, son.replace("dk:sheng r:x", "dk:xing r:x"), ids) == {ids + ".ke-xing": {"applies"}}
+    # the wife's 命 is not the son's
+    assert fired(kg, son.replace("member:son", "member:wife"), ids) == {}
+
+
+def test_parents_ming_on_childs_body_both_cases(kg):
+    """父母之命爻臨子孫爻之身，主子承父蒑。生合刑剋依此斷之: the child's 身 is not defined; with the father's 命 on
+    the chart both cases are offered, 生合 承父蔭 (吉) and 刑剋 judged as 悖逆不孝 in the sentence before (凶)."""
+    good, bad = LQ + "cheng-fu-ye", LQ + "cheng-fu-ye-xing-ke"
+    father = chart("zisi", "r:m dk:position 4 ; dk:mingOf member:father .", "dk:line r:m")
+    assert {a.rule_id: (a.status, a.polarity) for a in run(kg, father)[1] if a.rule_id in (good, bad)} == {
+        good: ("consider", "吉"),
+        bad: ("consider", "凶"),
+    }
+    # the son's 命 is not the parents'
+    assert fired(kg, father.replace("member:father", "member:son"), good) == {}
+
+
+def test_wifes_ming_meets_husbands_body_on_line_five(kg):
+    """妻命臨夫身五爻之上，與夫相生相合，得內助能家之兆；若妻剋夫爻，主妻凌夫或破夫家也."""
+    ids = LQ + "neng-jia"
+    wife = _on_line_five("wife", "; dk:he r:x").replace("topic:liuqin", "topic:liuqin-fuqi")
+    assert fired(kg, wife, ids) == {ids + ".sheng-he": {"applies"}}
+    assert fired(kg, wife.replace("dk:he r:x", "dk:ke r:x"), ids) == {ids + ".ke": {"applies"}}
+    # 妻剋夫爻: the husband's line overcoming her 命 is not the case the text names
+    reverse = wife.replace("dk:he r:x .", ".").replace(
+        "r:x dk:position 5 .", "r:x dk:position 5 ; dk:ke r:m ."
+    )
+    assert fired(kg, reverse, ids) == {}
+
+
+def _body_and_spouse(sex: str, member: str, relation: str) -> str:
+    """The querent's 身 (卦身, line 3) and a line carrying the other spouse's birth branch (line 6)."""
+    return chart(
+        "hunyin",
+        f"""r:b dk:position 3 ; dk:role role:guashen ; dk:moving true {relation} .
+            r:m dk:position 6 ; dk:mingOf member:{member} .""",
+        f"dk:line r:b , r:m ; dk:querentSex sex:{sex}",
+    )
+
+
+def test_body_combining_spouses_ming_marries_early(kg):
+    """夫身爻起處合妻之命爻，見妻必早；妻身爻起合夫之命爻，婦嫁必早."""
+    ids = LQ + "qu-hun-bi-zao"
+    assert fired(kg, _body_and_spouse("male", "wife", "; dk:he r:m"), ids) == {ids + ".nan": {"applies"}}
+    assert fired(kg, _body_and_spouse("female", "husband", "; dk:he r:m"), ids) == {ids + ".nv": {"applies"}}
+    # a woman's 身 combining with the wife's 命 is neither case
+    assert fired(kg, _body_and_spouse("female", "wife", "; dk:he r:m"), ids) == {}
+
+
+def test_husband_and_wife_fall_out(kg):
+    """夫身爻並日辰動刑妻命，主夫不和妻 … 或妻命沖夫身 … 主夫妻反目."""
+    ids = LQ + "fuqi-fan-mu"
+    punish = _body_and_spouse("male", "wife", "; dk:xing r:m").replace("topic:hunyin", "topic:liuqin-fuqi")
+    assert fired(kg, punish, ids) == {ids + ".fu": {"applies"}}
+    still = punish.replace("dk:moving true", "dk:moving false")
+    assert fired(kg, still, ids) == {}
+    clash = _body_and_spouse("female", "husband", "").replace("topic:hunyin", "topic:liuqin-fuqi")
+    clash = clash.replace("dk:mingOf member:husband", "dk:mingOf member:husband ; dk:chong r:b")
+    assert fired(kg, clash, ids) == {ids + ".fan-mu": {"applies"}}
+
+
+def test_husbands_body_on_wifes_ming(kg):
+    """夫身起合妻爻，將身就婦 (夫身爻起，臨妻命爻): the husband's 身 carries the wife's birth branch; 男臨女子互爻 is
+    offered to consider (only one half of 互 can be tested)."""
+    ids, lewd = LQ + "jiang-shen-jiu-fu", LQ + "yin-yu"
+    on_ming = chart(
+        "hunyin",
+        "r:b dk:position 2 ; dk:role role:guashen ; dk:mingOf member:wife .",
+        "dk:line r:b ; dk:querentSex sex:male",
+    )
+    assert fired(kg, on_ming, ids) == {ids: {"applies"}}
+    assert fired(kg, on_ming.replace("member:wife", "member:son"), ids) == {}
+    couple = on_ming.replace("topic:hunyin", "topic:liuqin-fuqi")
+    assert fired(kg, couple, lewd) == {lewd: {"consider"}}
+    assert fired(kg, couple.replace("sex:male", "sex:female"), lewd) == {}
+
+
+def test_wifes_ming_from_the_household_combining_ying(kg):
+    """妻身命爻，與應相合咸池玄武桃花，主妻有外情夫: the wife's 命 given as a member's, whoever asks."""
+    ids = LQ + "si-tong"
+    affair = chart(
+        "liuqin-fuqi",
+        """r:w dk:position 3 ; dk:relative rel:fumu ; dk:mingOf member:wife ; dk:he r:y .
+           r:y dk:position 6 ; dk:role role:ying ; dk:beast beast:xuanwu .""",
+        "dk:line r:w , r:y",
+    )
+    assert fired(kg, affair, ids) == {ids: {"applies"}}
+    assert fired(kg, affair.replace("member:wife", "member:mother"), ids) == {}
+
+
+def test_husband_on_wifes_lu_in_guai(kg):
+    """如甲子生妻祿在寅，夫身命爻臨之 … 若逢梟神羊刃空鬼耗破殺，雖食妻祿亦無用矣: in 澤天夬 (坤宮, 土) with the
+    wife born 甲子 (祿 of 甲 at 寅) and the husband born 丙寅, line 2 甲寅 carries both, and Wood is the 官鬼 of an
+    Earth palace (鬼): the 祿 is of no use."""
+    members = {"members": ["妻=甲子", "夫=丙寅"]}
+    _, results = cast(kg, "庚寅 戊寅 癸亥", "777778", "夫妻", members)
+    assert bound(results, LQ + "shi-qi-lu-wu-yong") == [{"L": "line/2"}]
+    assert bound(results, LQ + "shi-qi-lu", "consider") == [{"L": "line/2"}]
 
 
 # ── 身命 ¶110–116 ────────────────────────────────────────────────────────────────────────
@@ -438,10 +564,6 @@ def test_daguo_shi_flies_into_the_house(kg):
     assert {"S": "line/4", "Z": "line/2"} in [{k: b[k] for k in ("S", "Z")} for b in found]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="乾之艮: the 世 丙寅 is the 變卦 艮's static line 6, which the chart does not assert as an entity",
-)
 def test_qian_zhi_gen_shi_flies_into_the_house(kg):
     """如乾之艮卦，內卦甲寅木爻為宅，外卦丙寅爻持世: 乾 lines 1, 2, 4, 5 move; 艮's 世 (line 6) is 丙寅."""
     _, results = cast(kg, "庚寅 戊寅 癸亥", "997997", "家宅")

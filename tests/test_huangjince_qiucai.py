@@ -3,7 +3,8 @@
 Hand-written charts state the facts a verse line and its note name (and a near miss for the silent case),
 never the compiler's output. The commentary's worked cases (如伏官下, 如木財春月得價, 如財臨辰土 …) are cast
 with the real generator (kg.liuyao.chart.chart_from_inputs); their charts follow the 納甲 tables of
-docs/liuyao-doctrine.md §4.1–4.3 and their expected values the text and the 旺相 / 長生 tables (§4.8, §4.9).
+docs/liuyao-doctrine.md §4.1 to §4.3 and their expected values the text and the 旺相 / 長生 tables
+(docs/liuyao-doctrine.md §4.8, docs/liuyao-doctrine.md §4.9).
 
 The graph is built once per module from this file's rules alone, so other rule files being edited at the
 same time cannot break these tests.
@@ -387,9 +388,11 @@ def test_que_lin_xiong_gui(kg, beast, fires):
     assert fired(kg, turtle, "que-lin-xiong-gui") == expected
 
 
-def _frame(element: str, member: str) -> str:
+def _frame(element: str, relative: str, member: str) -> str:
+    """A complete frame of an Earth palace: its element and its 六親 against the palace."""
     return f"""r:p dk:palaceElement el:earth .
-               r:j dk:frameKind frame:complete ; dk:element el:{element} ; dk:member r:z .
+               r:j dk:frameKind frame:complete ; dk:element el:{element} ; dk:relative rel:{relative} ;
+                   dk:member r:z .
                r:z dk:relative rel:{member} ; dk:moving true ."""
 
 
@@ -398,13 +401,12 @@ FRAME_LINKS = "dk:line r:z ; dk:frame r:j ; dk:primaryHexagram r:p"
 
 def test_cai_ju_he_fu_shen(kg):
     """財局合福神，萬倍利源可取: in an Earth palace the 財 is Water, the 財局 申子辰."""
-    assert fired(kg, chart("qiucai", _frame("water", "zisun"), FRAME_LINKS), "cai-ju", "gui-ju") == {
-        Q + "cai-ju-fu": {"applies"}
-    }
+    water = _frame("water", "qicai", "zisun")
+    assert fired(kg, chart("qiucai", water, FRAME_LINKS), "cai-ju", "gui-ju") == {Q + "cai-ju-fu": {"applies"}}
     # a Wood frame in an Earth palace is a 鬼局 (則多阻隔), not a 財局
-    assert fired(kg, chart("qiucai", _frame("wood", "zisun"), FRAME_LINKS), "cai-ju", "gui-ju") == {
-        Q + "gui-ju": {"applies"}
-    }
+    wood = _frame("wood", "guangui", "zisun")
+    assert fired(kg, chart("qiucai", wood, FRAME_LINKS), "cai-ju", "gui-ju") == {Q + "gui-ju": {"applies"}}
+
 
 
 @pytest.mark.parametrize(

@@ -277,6 +277,19 @@ def test_livestock_thrive_without_profit(kg):
     )
 
 
+def test_livestock_parent_changing_into_earth_ghost(kg):
+    """父母發動則有傷損，化出土鬼，須防瘟死: the moving 父母 is the line that changes into the Earth 官鬼."""
+    ids = "huangjince.liuchu.tu-gui"
+    body = {
+        "l4": "dk:relative rel:fumu ; dk:moving true",
+        "c4": "dk:relative rel:guangui ; dk:element el:earth",
+    }
+    assert fired(kg, chart("liuchu-xuecai", body, "r:l4 dk:changesTo r:c4 ."), ids) == {ids: APPLIES}
+    # a moving 子孫 changing into the Earth 官鬼 is not the 父母 of the sentence
+    zisun = {**body, "l4": "dk:relative rel:zisun ; dk:moving true"}
+    assert fired(kg, chart("liuchu-xuecai", zisun, "r:l4 dk:changesTo r:c4 ."), ids) == {}
+
+
 # ── 放債 ¶36: 世應同人，放債必然連本失 ─────────────────────────────────────────────────────────
 
 
@@ -326,6 +339,34 @@ def test_opening_a_shop_day_combines_shi(kg):
     assert fired(kg, chart("kaihang", without, combined), ids) == {"huangjince.kaihang.wu-cai": APPLIES}
     # the day does not combine with 世
     assert fired(kg, chart("kaihang", with_money, "r:d dk:chong r:l5 . r:l5 dk:chong r:d ."), ids) == {}
+
+
+def test_opening_a_shop_strong_ghost_void_money(kg):
+    """鬼旺財空亦然: as with 卦若無財, the day combines with the 世, but the 財 is void and the 官鬼 strong."""
+    ids = "huangjince.kaihang.tou huangjince.kaihang.gui-wang"
+    combined = "r:d dk:he r:l5 . r:l5 dk:he r:d ."
+    body = {
+        "l5": "dk:role role:shi",
+        "l2": "dk:relative rel:qicai ; dk:void true",
+        "l3": "dk:relative rel:guangui ; dk:seasonalState state:wang",
+        "d": "",
+    }
+    assert fired(kg, chart("kaihang", body, combined), ids) == {
+        "huangjince.kaihang.tou": {"overridden"},
+        "huangjince.kaihang.gui-wang": APPLIES,
+    }
+    # nothing draws the 世: no bustle at the door
+    assert fired(kg, chart("kaihang", body), ids) == {}
+
+
+def test_opening_a_shop_brother_moves_out(kg):
+    """動出兄官，常有是非口舌: the 兄弟 (or 官鬼) is the line that moves."""
+    ids = "huangjince.kaihang.xiong-guan"
+    moving = {"l3": "dk:relative rel:xiongdi ; dk:moving true"}
+    assert fired(kg, chart("kaihang", moving), ids) == {ids: APPLIES}
+    # a moving 子孫 changing into 兄弟
+    changed = {"l3": "dk:relative rel:zisun ; dk:moving true", "c3": "dk:relative rel:xiongdi"}
+    assert fired(kg, chart("kaihang", changed, "r:l3 dk:changesTo r:c3 ."), ids) == {}
 
 
 def test_opening_a_shop_best_chart(kg):
@@ -548,26 +589,19 @@ def test_storing_lone_brother(kg):
 
 
 @pytest.mark.parametrize(
-    ("element", "changed", "transformation", "fires"),
+    ("pillars", "lines", "fires"),
     [
-        ("el:wood", "br:wu", "", True),  # 木 死 at 午 (化死)
-        ("el:earth", "br:mao", "", True),  # 土 死 at 卯 (水土同宮)
-        ("el:wood", "br:wei", "change:hua-mu", True),  # 化墓
-        ("el:wood", "br:wei", "", False),  # 木 → 未 with no 化墓 asserted: the table is only 死
-        ("el:metal", "br:wu", "", False),  # 金 at 午 is 沐浴
+        ("庚寅 戊寅 癸亥", "876878", True),  # 坎為水: 戊午 財 → 辛酉, Fire dies (死) at 酉: 化死
+        ("庚寅 戊寅 癸亥", "876877", False),  # 風水渙 (離宮): the same 戊午 → 辛酉 is a 兄弟
+        ("庚寅 戊寅 癸亥", "797777", True),  # 乾為天: 甲寅 財 → 己丑, void on 癸亥 (旬空 子丑): 化空
+        ("庚寅 戊寅 甲子", "797777", False),  # on 甲子 (旬空 戌亥) 丑 is Wood's 冠帶: none of the four
     ],
 )
-def test_storing_money_changes_into_death(kg, element, changed, transformation, fires):
+def test_storing_money_changes_into_death(kg, pillars, lines, fires):
     """財化死墓空絕，後必價賤。"""
     ids = "huangjince.tingta.cheap"
-    extra = f" ; dk:transformation {transformation}" if transformation else ""
-    body = {
-        "l3": f"dk:relative rel:qicai ; dk:moving true ; dk:element {element}{extra}",
-        "c3": f"dk:branch {changed}",
-    }
-    assert fired(kg, chart("tingta", body, "r:l3 dk:changesTo r:c3 ."), ids) == (
-        {ids: APPLIES} if fires else {}
-    )
+    found = [a for a in cast(kg, lines, "tingta", pillars) if a.rule_id == ids and a.status == "applies"]
+    assert len(found) == fires
 
 
 # ── 脫貨 ¶42: 脫貨者，宜財動而身興 ─────────────────────────────────────────────────────────────
@@ -589,6 +623,9 @@ def test_selling_money_and_body_move(kg):
         "l1": "dk:role role:guashen ; dk:moving false",
     }
     assert fired(kg, chart("tuohuo", still), ids) == {}
+    # 身興 without 財動: the verse wishes for both together
+    body_only = {**still, "l1": "dk:role role:guashen ; dk:moving true"}
+    assert fired(kg, chart("tuohuo", body_only), ids) == {}
 
 
 def test_selling_rival_buyers(kg):
@@ -659,6 +696,16 @@ def test_capital_hidden_void_money(kg):
     }
     # the hidden 財 is not void: not 伏又空
     assert fired(kg, chart("benqian", {**body, "h3": "dk:relative rel:qicai ; dk:void false"}), ids) == {}
+
+
+def test_capital_moving_parent_hurts_zisun(kg):
+    """父兄二爻占財，大忌有發動，刑沖剋害利必不多: the 父母 overcomes the 子孫, the source of the 財 (¶8 財福俱傷)."""
+    ids = "huangjince.benqian.little-profit"
+    body = {"l6": "dk:relative rel:fumu ; dk:moving true", "l2": "dk:relative rel:zisun"}
+    assert fired(kg, chart("benqian", body, "r:l6 dk:ke r:l2 ."), ids) == {ids: APPLIES}
+    # its 害 on a 官鬼 touches neither 用神
+    ghost = {**body, "l2": "dk:relative rel:guangui"}
+    assert fired(kg, chart("benqian", ghost, "r:l6 dk:hai r:l2 ."), ids) == {}
 
 
 def test_capital_strong_parents_weak_money(kg):

@@ -29,5 +29,5 @@ def test_a_qiucai_reading_quotes_verse_and_note(built_graph):
         "我去尋財，必是難。",
         "若雖動出財爻，而與世爻不相干者，謂我去尋財，必難望也。",
     ]
-    assert rule["bindings"]["F"].endswith("/l1") and rule["bindings"]["S"].endswith("/l5")
+    assert rule["bindings"]["F"].endswith("/line/1") and rule["bindings"]["S"].endswith("/line/5")
     assert rule["polarity"] == "凶"
