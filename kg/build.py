@@ -1,4 +1,5 @@
-"""``kg build``: ontology + corpus + rules → ``build/kg.nq`` (named graphs) and ``build/kg.ttl``.
+"""``kg build``: ontology + corpus + rules → ``build/kg.nq`` (named graphs) and ``build/kg.ttl``,
+with the index retrieval reads from them cached beside them (``build/kg.index.json``, :mod:`kg.match`).
 
 Output is deterministic (sorted N-Quads, no blank nodes) and written atomically: everything is
 compiled and serialised in memory first, then written to a new snapshot directory that one
@@ -23,9 +24,10 @@ import click
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from kg.compile import KINDS, RULES, CompiledRule, RuleCompiler, Unencoded, template_id
+from kg.compile import KINDS, RULES, SYSTEMS, CompiledRule, RuleCompiler, Unencoded, template_id
 from kg.corpus import ROOT, Segment, works
 from kg.liuyao.hexagrams import HEXAGRAMS
+from kg.match import INDEX_FILE, index_file
 from kg.vocabulary import DK, PREFIXES, concept, vocabulary
 
 BUILD = ROOT / "build"
@@ -33,7 +35,6 @@ PROV = "http://www.w3.org/ns/prov#"
 OA = "http://www.w3.org/ns/oa#"
 DCT = "http://purl.org/dc/terms/"
 GRAPHS = {name: URIRef(f"{DK}graph/{name}") for name in ("ontology", "corpus", "rules")}
-SYSTEMS = {"liuyao": DK.LiuYao, "liuren": DK.LiuRen}
 
 
 def _u(base: str, local: str) -> URIRef:
@@ -383,7 +384,7 @@ def _terminate_as_exception() -> Iterator[None]:
 def build(out: Path = BUILD, rules_dir: Path = RULES) -> BuildResult:
     ds, count = dataset(rules_dir)
     nq, ttl = _nquads(ds), _turtle(ds)
-    write_atomically(out, {"kg.nq": nq, "kg.ttl": ttl})
+    write_atomically(out, {"kg.nq": nq, "kg.ttl": ttl, INDEX_FILE: index_file(nq)})
     return BuildResult(nq.count("\n"), count, (out / "kg.nq", out / "kg.ttl"))
 
 

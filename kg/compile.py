@@ -43,6 +43,8 @@ from kg.vocabulary import DK, Fact, Vocabulary, curie, sparql_prefixes, vocabula
 
 RULES = CORPUS / "rules"
 SCHEMA = RULES / "rule.schema.json"
+SYSTEMS = {"liuyao": DK.LiuYao, "liuren": DK.LiuRen}
+"""The chart system of a work (catalogue ``system``) as the reading asserts it (dk:system)."""
 KINDS = {
     "judgement": DK.JudgementRule,
     "definition": DK.DefinitionRule,
@@ -342,6 +344,11 @@ class RuleCompiler:
         q = _Query(self, variables)
         bound = {"reading"}
         q.emit("?reading a dk:Reading .")
+        # a rule speaks of the charts of its work's system only (a 大六壬 condition that holds
+        # vacuously, such as a count with a maximum, must not fire on a 六爻 reading)
+        system = SYSTEMS[works()[rule.work].system]
+        q.emit(f"?reading dk:system {_short(f'<{system}>')} .")
+        q.requires.append(f"reading\treading\t{DK.system}\t<{system}>")
         self.block(q, conditions, bound, top=True, subselect=False)
         projected = sorted((bound | q.shown) - {"reading"})
         select = "SELECT ?reading " + " ".join(f"?{v}" for v in projected)

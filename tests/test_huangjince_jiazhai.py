@@ -55,7 +55,9 @@ def kg(tmp_path_factory) -> KnowledgeGraph:
 def chart(topic: str, body: str, links: str) -> Reading:
     """A hand-written reading of ``topic``: ``links`` are the reading's own triples (dk:line r:l2 ; …)."""
     return Reading(
-        Graph().parse(data=f"{PREFIXES}{READING} a dk:Reading ; dk:topic topic:{topic} ; {links} .\n{body}")
+        Graph().parse(
+            data=f"{PREFIXES}{READING} a dk:Reading ; dk:system dk:LiuYao ; dk:topic topic:{topic} ; {links} .\n{body}"
+        )
     )
 
 

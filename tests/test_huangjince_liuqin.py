@@ -58,7 +58,7 @@ def kg(tmp_path_factory) -> KnowledgeGraph:
 
 def chart(topic: str, body: str, links: str) -> str:
     """A hand chart: the reading of ``topic`` and its entities (``links``: ``dk:line r:a , r:b ; …``)."""
-    return f"{READING} a dk:Reading ; dk:topic topic:{topic} ; {links} .\n{body}"
+    return f"{READING} a dk:Reading ; dk:system dk:LiuYao ; dk:topic topic:{topic} ; {links} .\n{body}"
 
 
 def run(kg: KnowledgeGraph, turtle: str) -> tuple[Reading, list[Applicable]]:

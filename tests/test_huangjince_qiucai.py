@@ -58,7 +58,7 @@ def kg(tmp_path_factory) -> KnowledgeGraph:
 
 def chart(topic: str, body: str, links: str) -> str:
     """A hand chart: the reading of ``topic`` and its entities (``links``: ``dk:line r:a , r:b ; …``)."""
-    return f"{READING} a dk:Reading ; dk:topic topic:{topic} ; {links} .\n{body}"
+    return f"{READING} a dk:Reading ; dk:system dk:LiuYao ; dk:topic topic:{topic} ; {links} .\n{body}"
 
 
 def run(kg: KnowledgeGraph, turtle: str) -> tuple[Reading, list[Applicable]]:
@@ -402,11 +402,12 @@ FRAME_LINKS = "dk:line r:z ; dk:frame r:j ; dk:primaryHexagram r:p"
 def test_cai_ju_he_fu_shen(kg):
     """財局合福神，萬倍利源可取: in an Earth palace the 財 is Water, the 財局 申子辰."""
     water = _frame("water", "qicai", "zisun")
-    assert fired(kg, chart("qiucai", water, FRAME_LINKS), "cai-ju", "gui-ju") == {Q + "cai-ju-fu": {"applies"}}
+    assert fired(kg, chart("qiucai", water, FRAME_LINKS), "cai-ju", "gui-ju") == {
+        Q + "cai-ju-fu": {"applies"}
+    }
     # a Wood frame in an Earth palace is a 鬼局 (則多阻隔), not a 財局
     wood = _frame("wood", "guangui", "zisun")
     assert fired(kg, chart("qiucai", wood, FRAME_LINKS), "cai-ju", "gui-ju") == {Q + "gui-ju": {"applies"}}
-
 
 
 @pytest.mark.parametrize(

@@ -93,7 +93,11 @@ def kg(tmp_path_factory):
 
 
 def chart(facts: str, topic: str = "dongliang") -> Reading:
-    text = PREFIXES + f"<https://w3id.org/divkg/reading/t> a dk:Reading ; dk:topic topic:{topic} .\n" + facts
+    text = (
+        PREFIXES
+        + f"<https://w3id.org/divkg/reading/t> a dk:Reading ; dk:system dk:LiuYao ; dk:topic topic:{topic} .\n"
+        + facts
+    )
     return Reading(Graph().parse(data=text, format="turtle"))
 
 

@@ -32,7 +32,7 @@ STEM_OF = {"亥": "乙", "卯": "乙", "子": "甲", "午": "甲", "酉": "乙"}
 SPIRIT = (
     PREFIX_TTL
     + """
-<https://w3id.org/divkg/reading/p> a dk:Reading ; dk:topic topic:taowang ; dk:spirit <https://w3id.org/divkg/reading/p/s> .
+<https://w3id.org/divkg/reading/p> a dk:Reading ; dk:system dk:LiuRen ; dk:topic topic:taowang ; dk:spirit <https://w3id.org/divkg/reading/p/s> .
 <https://w3id.org/divkg/reading/p/s> dk:branch br:{branch} ; dk:seat br:{seat} ; dk:seasonalState state:{state} .
 """
 )

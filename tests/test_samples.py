@@ -57,7 +57,7 @@ def fired(kg: KnowledgeGraph, turtle: str, ids: str) -> dict[str, set[str]]:
 def liuyao(
     topic: str, body: str, lines: str = "r:l1 , r:l2 , r:l3 , r:l4 , r:l5 , r:l6", extra: str = ""
 ) -> str:
-    return f"{READING} a dk:Reading ; dk:topic topic:{topic} ; dk:line {lines} {extra} .\n{body}"
+    return f"{READING} a dk:Reading ; dk:system dk:LiuYao ; dk:topic topic:{topic} ; dk:line {lines} {extra} .\n{body}"
 
 
 # ── join on a shared variable: 父下伏水鬼，棟必漏也 (S06) ────────────────────────────────────
@@ -147,7 +147,7 @@ def test_count_and_cases_too_much_money(kg):
 
 
 def _spirits(topic: str, spirits: str, body: str, extra: str = "") -> str:
-    return f"{READING} a dk:Reading ; dk:topic topic:{topic} ; dk:spirit {spirits} {extra} .\n{body}"
+    return f"{READING} a dk:Reading ; dk:system dk:LiuRen ; dk:topic topic:{topic} ; dk:spirit {spirits} {extra} .\n{body}"
 
 
 def test_role_from_definition_silkworm_ming(kg):
@@ -216,7 +216,7 @@ def test_cases_gambling(kg, relation, expected):
     ],
 )
 def test_chart_verdict_money(kg, ju, day_night, expected):
-    chart = f"{READING} a dk:Reading ; dk:topic topic:qiucai ; dk:dayGanzhi gz:gui-wei ; dk:ju {ju} ; dk:dayNight {day_night} ."
+    chart = f"{READING} a dk:Reading ; dk:system dk:LiuRen ; dk:topic topic:qiucai ; dk:dayGanzhi gz:gui-wei ; dk:ju {ju} ; dk:dayNight {day_night} ."
     assert fired(kg, chart, "zhizhi.ju4.qiucai") == expected
 
 
@@ -246,7 +246,7 @@ def test_generalised_tiangang_meng(kg, lodging, seat_class, fires):
 def test_exception_illness_rescue(kg):
     def chart(birth_upper: str) -> str:
         return (
-            f"{READING} a dk:Reading ; dk:topic topic:jibing ; dk:dayGanzhi gz:gui-wei ; dk:ju 4 ;"
+            f"{READING} a dk:Reading ; dk:system dk:LiuRen ; dk:topic topic:jibing ; dk:dayGanzhi gz:gui-wei ; dk:ju 4 ;"
             f" dk:birthSpirit r:b ; dk:spirit r:b .\nr:b dk:branch br:{birth_upper} ."
         )
 
