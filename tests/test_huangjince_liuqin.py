@@ -391,7 +391,8 @@ def test_husband_on_wifes_lu_in_guai(kg):
     members = {"members": ["妻=甲子", "夫=丙寅"]}
     _, results = cast(kg, "庚寅 戊寅 癸亥", "777778", "夫妻", members)
     assert bound(results, LQ + "shi-qi-lu-wu-yong") == [{"L": "line/2"}]
-    assert bound(results, LQ + "shi-qi-lu", "consider") == [{"L": "line/2"}]
+    # 不逢空鬼破耗等殺: the 鬼 on the line takes it out of the 吉 trigger
+    assert bound(results, LQ + "shi-qi-lu", "consider") == []
 
 
 # ── 身命 ¶110–116 ────────────────────────────────────────────────────────────────────────

@@ -680,8 +680,12 @@ def test_abroad_void_road(kg):
         kg, chart("chuwai", {"l5": "dk:position 5 ; dk:void true ; dk:relative rel:xiongdi"}), ids
     ) == {"huangjince.chuwai.lu-kong": APPLIES}
     assert fired(
-        kg, chart("chuwai", {"l5": "dk:position 5 ; dk:void false ; dk:relative rel:qicai"}), ids
-    ) == {"huangjince.chuwai.lu-cai-fu": APPLIES}
+        kg, chart("chuwai", {"l5": "dk:position 5 ; dk:void true ; dk:relative rel:qicai"}), ids
+    ) == {"huangjince.chuwai.lu-kong": {"overridden"}, "huangjince.chuwai.lu-cai-fu": APPLIES}
+    # 惟 excepts the void road line only: a road line that is not void is not judged by this sentence
+    assert (
+        fired(kg, chart("chuwai", {"l5": "dk:position 5 ; dk:void false ; dk:relative rel:qicai"}), ids) == {}
+    )
 
 
 # ── 本錢 ¶46: 內外無財伏又空，必然乏本; 父兄有氣財還絕，莫若安貧 ────────────────────────────────────
