@@ -8,9 +8,9 @@ Used by ``kg query`` and by ``kg serve``'s ``/sparql``. Refused before anything 
 * ``FROM``, ``FROM NAMED`` and ``GRAPH <iri>`` naming a graph that is not a named graph of the
   store (the build's ontology, corpus and rules, and the reading graph ``kg query --reading`` loads).
 
-The parser is rdflib's: its algebra gives the query form, the dataset clauses and every
-``SERVICE`` and ``GRAPH`` pattern with prefixed names and the base resolved (pyoxigraph parses too,
-but exposes no algebra). Oxigraph then evaluates the query on the dataset the guard computed, as
+The parser is rdflib's: its parse tree gives every ``SERVICE`` and function call, its algebra the
+query form, the dataset clauses and every ``GRAPH`` pattern with prefixed names and the base resolved
+(pyoxigraph parses too, but exposes no algebra). Oxigraph then evaluates the query on the dataset the guard computed, as
 SPARQL defines it: the dataset of the protocol request (``default-graph-uri``, ``named-graph-uri``)
 if there is one, else the query's ``FROM`` / ``FROM NAMED``, else the union of the named graphs as
 the default graph with every named graph available to ``GRAPH``.
@@ -29,6 +29,7 @@ import resource
 import signal
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -55,6 +56,8 @@ FORMS = {
 GRAPH_FORMS = ("CONSTRUCT", "DESCRIBE")
 #: a GRAPH pattern in the algebra, and in the parse tree rdflib leaves untranslated under EXISTS
 GRAPH_PATTERNS = ("Graph", "GraphGraphPattern")
+#: the functions whose value changes from one evaluation to the next (in rdflib's parse tree)
+UNREPEATABLE = {"Builtin_NOW", "Builtin_RAND", "Builtin_UUID", "Builtin_STRUUID", "Builtin_BNODE"}
 UPDATES = {
     "Load": "LOAD",
     "Clear": "CLEAR",
@@ -98,11 +101,14 @@ class Dataset:
 
 @dataclass(frozen=True)
 class CheckedQuery:
-    """A query the guard accepts: its form and its dataset (``None``: the union of the named graphs)."""
+    """A query the guard accepts: its form and its dataset (``None``: the union of the named graphs);
+    ``repeatable`` when it calls none of :data:`UNREPEATABLE`, so that on a store that does not change
+    it has the same answer each time."""
 
     text: str
     form: str
     dataset: Dataset | None
+    repeatable: bool
 
 
 @dataclass(frozen=True)
@@ -152,6 +158,13 @@ def _nodes(node: object) -> Iterator[CompValue]:
             yield from _nodes(item)
 
 
+def _written(term: Any) -> str:
+    """A term of the parse tree as the query writes it: a prefixed name (not yet resolved), an IRI, a variable."""
+    if isinstance(term, CompValue):
+        return f"{term.prefix or ''}:{term.localname or ''}"
+    return term.n3()
+
+
 def _outside(kind: str, iri: str, graphs: Collection[str]) -> Refused:
     names = ", ".join(f"<{g}>" for g in sorted(graphs))
     return Refused(f"{kind} <{iri}> is not a graph of this store; its named graphs are {names}")
@@ -167,10 +180,18 @@ def check(text: str, graphs: Collection[str], dataset: Dataset | None = None) ->
         raise Malformed("malformed query: the query is empty")
     try:
         parsed = parseQuery(text)
+        # SERVICE and the functions are looked for in the parse tree: the translation to the algebra
+        # loses a FILTER nested in an EXISTS (FILTER EXISTS { … FILTER EXISTS { SERVICE … } })
+        tree = list(_nodes(parsed))
     except ParseBaseException as exc:
         raise _refuse_update(text, exc) from None
     except RecursionError:
         raise Malformed("malformed query: it is nested too deeply to parse") from None
+    for node in tree:
+        if node.name == "ServiceGraphPattern":
+            raise Refused(
+                f"SERVICE is refused: queries here do not call other services ({_written(node.term)})"
+            )
     try:
         algebra = translateQuery(parsed).algebra
     except (
@@ -178,8 +199,6 @@ def check(text: str, graphs: Collection[str], dataset: Dataset | None = None) ->
     ) as exc:  # rdflib's algebra raises bare Exceptions (and RecursionError) for invalid queries
         raise Malformed(f"malformed query: {exc}") from None
     for node in _nodes(algebra):
-        if node.name == "ServiceGraphPattern":
-            raise Refused(f"SERVICE is refused: queries here do not call other services ({node.term.n3()})")
         if node.name in GRAPH_PATTERNS and isinstance(node.term, URIRef) and str(node.term) not in graphs:
             raise _outside("GRAPH", str(node.term), graphs)
     clauses = algebra.datasetClause or []
@@ -195,7 +214,8 @@ def check(text: str, graphs: Collection[str], dataset: Dataset | None = None) ->
             tuple(str(c.default) for c in clauses if c.default),
             tuple(str(c.named) for c in clauses if c.named),
         )
-    return CheckedQuery(text, FORMS[algebra.name], dataset)
+    repeatable = not any(node.name in UNREPEATABLE for node in tree)
+    return CheckedQuery(text, FORMS[algebra.name], dataset, repeatable)
 
 
 def execute(store: ox.Store, query: CheckedQuery) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
@@ -270,20 +290,28 @@ class Job:
 @dataclass(frozen=True)
 class Answer:
     """A worker's answer: the query form and the serialized results (``media_type`` is ``None``, and
-    the query was not evaluated, when the job named no media type for that form)."""
+    the query was not evaluated, when the job named no media type for that form); ``repeatable`` as
+    the query is (:class:`CheckedQuery`)."""
 
     form: str
     media_type: str | None
     body: bytes = b""
+    repeatable: bool = False
 
 
-def answer(store: ox.Store, graphs: Collection[str], job: Job, rows: int) -> Answer:
+#: :func:`check` of the queries a worker has accepted: clients send the same ones again and again, and
+#: rdflib's parse is most of a small query's time (1 to 10 ms; Oxigraph answers it in well under one)
+_checked = lru_cache(maxsize=256)(check)
+
+
+def answer(store: ox.Store, graphs: frozenset[str], job: Job, rows: int) -> Answer:
     """Check, evaluate and serialize one job on ``store``."""
-    query = check(job.text, graphs, job.dataset)
+    query = _checked(job.text, graphs, job.dataset)
     media_type = job.graph if query.form in GRAPH_FORMS else job.results
     if media_type is None:
         return Answer(query.form, None)
-    return Answer(query.form, media_type, serialize(execute(store, query), media_type, rows))
+    body = serialize(execute(store, query), media_type, rows)
+    return Answer(query.form, media_type, body, query.repeatable)
 
 
 def load_store(graph: Path, reading: Path | None = None) -> ox.Store:

@@ -17,8 +17,10 @@ import yaml
 from rdflib import Graph, Literal, Namespace, URIRef
 
 from kg.cite import Resolver, render
+from kg.serve import linked_data
 from kg.serve.app import create_app
 from kg.serve.graph import ServedGraph
+from kg.vocabulary import BASE
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = (ROOT / "corpus" / "sources" / "yiyin.txt").read_text(encoding="utf-8")
@@ -138,6 +140,23 @@ def test_rule_page(app, served: ServedGraph) -> None:
     assert f'<a href="{SERVER}concept/polarity/xiong" title="pol:xiong">凶</a>' in page
     assert "SELECT ?reading ?H ?L WHERE" in page
     assert f'href="{SERVER}rule/yiyin.dongliang.snake-water-leak"' in page  # 父加蛇水動，棟下漏也。 of ¶6
+
+
+def test_a_document_is_made_once(served: ServedGraph, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The graph is read-only: a page made once is answered again from memory, the least recently
+    asked for dropped past DOCUMENTS (two here)."""
+    monkeypatch.setattr(linked_data, "DOCUMENTS", 2)
+    pages = linked_data.Pages(served)
+    made: list[str] = []
+    context = pages.context
+    monkeypatch.setattr(pages, "context", lambda iri: made.append(iri) or context(iri))
+    rule, concept, work = (BASE + path for path in (RULE, "concept/beast/baihu", "source/yiyin"))
+    first = pages.document(rule, "html")
+    assert f'<mark class="quote">{QUOTE}</mark>' in html.unescape(first.decode())
+    assert pages.document(rule, "html") == first and made == [rule]
+    pages.document(concept, "html")
+    pages.document(work, "html")
+    assert pages.document(rule, "html") == first and made == [rule, concept, work, rule]
 
 
 def test_rule_conditions_in_words(app) -> None:

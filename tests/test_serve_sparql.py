@@ -128,11 +128,30 @@ def test_the_canary_would_hear_an_unguarded_service_call(canary: Canary) -> None
         "{ ?s ?p ?o FILTER NOT EXISTS { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } } }",
         "{ { SELECT ?s WHERE { SERVICE ?endpoint { ?s ?p ?o } } } }",
         "{ \\u0053ERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }",  # a codepoint escape is the keyword
+        # rdflib's algebra loses the inner FILTER: only its parse tree still has the SERVICE
+        "{ ?s ?p ?o FILTER EXISTS { ?s ?p ?x FILTER EXISTS { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } } } }",
     ],
 )
 def test_guard_refuses_service_anywhere(where: str) -> None:
     with pytest.raises(Refused, match="SERVICE is refused"):
         check(f"SELECT * WHERE {where}", NAMED)
+
+
+@pytest.mark.parametrize(
+    ("query", "repeatable"),
+    [
+        (COUNT, True),
+        ("SELECT (NOW() AS ?t) WHERE {}", False),
+        ("SELECT ?s WHERE { ?s ?p ?o } ORDER BY RAND() LIMIT 1", False),
+        ("SELECT (UUID() AS ?u) (STRUUID() AS ?v) WHERE {}", False),
+        ("CONSTRUCT { ?b <urn:p> ?o } WHERE { ?s ?p ?o BIND(BNODE() AS ?b) }", False),
+        ("ASK { ?s ?p ?o FILTER EXISTS { ?s ?p ?x FILTER EXISTS { ?x ?p ?y FILTER(?y < NOW()) } } }", False),
+        ("SELECT * WHERE { ?s ?p 'NOW()' }", True),  # a string, not the function
+    ],
+)
+def test_guard_tells_repeatable_queries(query: str, repeatable: bool) -> None:
+    """A query calling none of NOW, RAND, UUID, STRUUID, BNODE has one answer on a store that does not change."""
+    assert check(query, NAMED).repeatable is repeatable
 
 
 @pytest.mark.parametrize(
@@ -258,6 +277,16 @@ def sparql(client: TestClient, query: str, accept: str = "*/*", **params: str) -
     return client.get("/sparql", params={"query": query, **params}, headers={"Accept": accept})
 
 
+def test_a_query_at_startup_waits_for_the_workers(built_graph: Path) -> None:
+    """A worker takes longer than the deadline here (0.2 s) to load the store: a query sent as the
+    server starts waits for it rather than being turned away."""
+    limits = ServeLimits(Limits(deadline=0.2, rows=1000), workers=1, concurrent=1, request_bytes=4096)
+    app = create_app(ServedGraph.load(built_graph.parent, "http://testserver/", limits))
+    with TestClient(app) as starting:
+        response = sparql(starting, COUNT_WORKS, "text/csv")
+    assert response.status_code == 200 and response.text.split() == ["n", "4"]
+
+
 def titles_json(body: str) -> set[str]:
     return {b["title"]["value"] for b in json.loads(body)["results"]["bindings"]}
 
@@ -369,6 +398,23 @@ def test_service_and_outside_from_refused(client: TestClient, canary: Canary) ->
     for query in outside_queries(canary):
         response = sparql(client, query)
         assert response.status_code == 403, response.text
+    assert canary.hits == []
+
+
+def test_service_under_a_nested_exists_is_refused(client: TestClient, canary: Canary) -> None:
+    """Oxigraph calls a SERVICE under a FILTER EXISTS in a FILTER EXISTS; the endpoint refuses it."""
+    query = (
+        "SELECT * WHERE { ?s ?p ?o FILTER EXISTS { ?s ?p ?x FILTER EXISTS { "
+        f"SERVICE <{canary.url}sparql> {{ ?a ?b ?c }} }} }} }}"
+    )
+    store = ox.Store()
+    store.add(ox.Quad(ox.NamedNode("urn:s"), ox.NamedNode("urn:p"), ox.Literal("o")))
+    before = len(canary.hits)
+    list(store.query(query))
+    assert len(canary.hits) == before + 1
+    canary.hits.clear()
+    response = sparql(client, query)
+    assert response.status_code == 403 and "SERVICE is refused" in response.text
     assert canary.hits == []
 
 
@@ -509,3 +555,28 @@ def test_busy_is_503_with_retry_after(built_graph: Path) -> None:
         busy = httpx.get(base + "sparql", params={"query": COUNT_WORKS})
         thread.join(30)
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "2"
+
+
+def test_a_repeated_query_is_answered_while_the_workers_are_busy(built_graph: Path) -> None:
+    """The answer of a repeatable query is kept: asked again while the one worker runs the runaway, it
+    comes at once, though a new query is turned away; a query calling STRUUID() is evaluated each time."""
+    limits = ServeLimits(LIMITS.query, workers=1, concurrent=1, request_bytes=LIMITS.request_bytes)
+    new_id = "SELECT (STRUUID() AS ?id) WHERE {}"
+    with serving(built_graph.parent, limits) as base:
+
+        def ask(query: str) -> httpx.Response:
+            return httpx.get(base + "sparql", params={"query": query}, headers={"Accept": "text/csv"})
+
+        first = ask(COUNT_WORKS)
+        ids = {ask(new_id).text for _ in range(2)}
+        thread = threading.Thread(
+            target=httpx.post, args=(base + "sparql",), kwargs={"data": {"query": RUNAWAY}, "timeout": 30}
+        )
+        thread.start()
+        time.sleep(0.5)
+        again, other = ask(COUNT_WORKS), ask(COUNT)
+        thread.join(30)
+    assert first.status_code == 200 and first.text.split() == ["n", "4"]
+    assert again.status_code == 200 and again.text == first.text
+    assert other.status_code == 503 and other.headers["Retry-After"] == "2"
+    assert len(ids) == 2

@@ -7,10 +7,11 @@ ASK answer in SPARQL JSON, XML, CSV or TSV; CONSTRUCT and DESCRIBE in Turtle, N-
 RDF/XML; by ``Accept``, or by ``?format=`` (a name of :data:`FORMATS` or a media type).
 
 :mod:`kg.sparql_guard` checks every query in a worker of the :class:`~kg.serve.graph.QueryPool`
-before it runs. Status codes: 400 malformed query or parameters, and results past the row cap;
-403 refused (SPARQL Update, ``SERVICE``, a graph outside the build); 406 no acceptable format;
-413 a request over the size cap; 415 a body of another type; 503 past the deadline or the memory
-cap, and — with ``Retry-After`` — when every query slot is taken.
+before it runs; the pool keeps the answers of repeatable queries, the store being read-only.
+Status codes: 400 malformed query or parameters, and results past the row cap; 403 refused (SPARQL
+Update, ``SERVICE``, a graph outside the build); 406 no acceptable format; 413 a request over the
+size cap; 415 a body of another type; 503 past the deadline or the memory cap, and — with
+``Retry-After`` — when every query slot is taken.
 
 GET with no query returns the SPARQL service description (Turtle, ``sd:`` vocabulary), or to a
 browser the YASGUI page (``templates/sparql.html``) with the query library as example tabs.
@@ -25,7 +26,6 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pyoxigraph as ox
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -218,7 +218,7 @@ class Endpoint:
             dataset,
         )
         try:
-            answer = await run_in_threadpool(self.graph.queries.run, job)
+            answer = await self.graph.queries.run(job)
         except Busy as exc:
             return error(503, str(exc), {"Retry-After": str(self.graph.limits.retry_after)})
         except InputError as exc:
