@@ -4,7 +4,9 @@ Stages, timed in the same run:
   core        kg.liuren.build_chart (typed inputs; 四課, 三傳, plates, 課體, 旺相 by 月建)
   core+input  kg.liuren.chart_from_inputs from strings (validation included)
   core+json   build_chart + kg.liuren.chart_to_json
-  core+rdf    build_chart + kg.liuren.facts.chart_graph (the chart facts as an rdflib Graph)
+  core+facts  build_chart + kg.liuren.facts.chart_facts (the chart facts as triples of pyoxigraph terms)
+  core+quads  core+facts + Facts.quads() (pyoxigraph Quad objects, what a store takes)
+  core+rdf    build_chart + kg.liuren.facts.chart_graph (the same facts as an rdflib Graph)
   kinliuren   kinliuren.Liuren(節氣, 月, 日干支, 時干支).result(0) — PyPI kinliuren, same inputs
 
 The 月建 of each combination is the month whose 六合 is the 月將 (the month most of the 將's
@@ -24,7 +26,7 @@ from rdflib import Graph, URIRef
 
 from kg.ganzhi import Branch, GanZhi, Stem
 from kg.liuren import Chart, MonthGeneral, build_chart, chart_from_inputs, chart_to_json
-from kg.liuren.facts import chart_graph
+from kg.liuren.facts import chart_facts, chart_graph
 from kg.liuren.plates import MONTH_GENERALS, ju_of
 from kg.vocabulary import PREFIXES
 
@@ -56,6 +58,14 @@ def core_json(c: Combo) -> dict[str, Any]:
 
 
 READING = URIRef(PREFIXES["reading"] + "bench")
+
+
+def core_facts(c: Combo) -> object:
+    return chart_facts(core(c), READING)
+
+
+def core_quads(c: Combo) -> object:
+    return chart_facts(core(c), READING).quads()
 
 
 def core_rdf(c: Combo) -> Graph:
@@ -110,6 +120,8 @@ def main() -> None:
         ("core", core, inputs),
         ("core+input", core_input, inputs),
         ("core+json", core_json, inputs),
+        ("core+facts", core_facts, inputs),
+        ("core+quads", core_quads, inputs),
         ("core+rdf", core_rdf, inputs),
     ]
     try:
@@ -135,8 +147,8 @@ def main() -> None:
                 f"{n} ×{r / results['kinliuren']:,.0f}" for n, r in results.items() if n != "kinliuren"
             )
         )
-    target = 10_000
-    print(f"core target {target:,}/s: {'met' if results['core'] >= target else 'NOT met'}")
+    for name, target in (("core", 10_000), ("core+facts", 5_000)):
+        print(f"{name} target {target:,}/s: {'met' if results[name] >= target else 'NOT met'}")
 
 
 if __name__ == "__main__":

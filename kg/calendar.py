@@ -27,7 +27,7 @@ from importlib.metadata import version
 from tyme4py.solar import SolarTerm
 
 from kg.errors import InputError
-from kg.ganzhi import Branch, GanZhi, Stem
+from kg.ganzhi import Branch, GanZhi, Stem, combines
 
 BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
 FIRST_DAY = date(100, 1, 1)
@@ -133,6 +133,9 @@ class CalendarRecord:
     library: str | None = None
     zi_hour_rule: ZiHourRule | None = None
     nearest_jie: Term | None = None
+    inconsistencies: tuple[str, ...] = ()
+    """The rules given pillars break (五虎遁, 五鼠遁, see :func:`pillar_inconsistencies`), when the
+    chart was cast from them anyway."""
 
     @property
     def near_jie(self) -> bool:
@@ -253,6 +256,63 @@ def _opening(stem: Stem, branch: Branch, first: Branch) -> GanZhi:
     at 丙 (months, from 寅) or at 甲 (hours, from 子), and so on by fives."""
     start = {Branch.YIN: 2, Branch.ZI: 0}[first] + 2 * (stem % 5)
     return GanZhi(Stem((start + (branch - first) % 12) % 10), branch)
+
+
+def pillar_inconsistencies(pillars: Pillars, zi_hour_rule: ZiHourRule = ZiHourRule.EARLY) -> tuple[str, ...]:
+    """The rules of the calendar that given pillars break: the month stem follows from the year stem
+    by 五虎遁, the hour stem from the day stem by 五鼠遁, as :func:`pillars_at` computes them. Under
+    the midnight 子時 rule a 子 hour may also carry the next day's stem (夜子時)."""
+    broken = []
+    month = _opening(pillars.year.stem, pillars.month.branch, Branch.YIN)
+    if month != pillars.month:
+        broken.append(
+            f"month {pillars.month.name} cannot occur in a {pillars.year.stem.char} year: 五虎遁 gives {month.name}"
+        )
+    if (hour := pillars.hour) is not None:
+        allowed = [_opening(pillars.day.stem, hour.branch, Branch.ZI)]
+        if zi_hour_rule is ZiHourRule.LATE and hour.branch is Branch.ZI:
+            allowed.append(_opening(Stem((pillars.day.stem + 1) % 10), hour.branch, Branch.ZI))
+        if hour not in allowed:
+            late = f" (or {allowed[1].name} at 夜子時)" if len(allowed) > 1 else ""
+            broken.append(
+                f"hour {hour.name} cannot occur on a {pillars.day.stem.char} day: 五鼠遁 gives {allowed[0].name}{late}"
+            )
+    return tuple(broken)
+
+
+def given_pillars(
+    text: str, accept_inconsistent: bool = False, zi_hour_rule: ZiHourRule = ZiHourRule.EARLY
+) -> tuple[Pillars, CalendarRecord]:
+    """Pillars given as text ('庚寅 戊寅 癸亥 [壬子]') and their record. Pillars that break a rule of
+    :func:`pillar_inconsistencies` are an input error naming it, unless ``accept_inconsistent``: then
+    the record keeps the broken rules."""
+    pillars = Pillars.parse(text)
+    broken = pillar_inconsistencies(pillars, zi_hour_rule)
+    if broken and not accept_inconsistent:
+        raise InputError(
+            f"pillars {pillars}: {'; '.join(broken)} (--accept-inconsistent-pillars casts the chart anyway)"
+        )
+    return pillars, CalendarRecord(pillars_given=True, inconsistencies=broken)
+
+
+def month_generals(month: Branch) -> tuple[Branch, Branch, str]:
+    """The two 月將 of the month of 月建 ``month`` and the 中氣 between them: until its 中氣 the
+    將 of the month before rules, from it the 將 that 六合s the month branch (寅月: 子 until 雨水, 亥
+    from 雨水; the 將 changes at each 中氣, which falls inside its month)."""
+    before, after = (next(b for b in Branch if combines(m, b)) for m in (month.shift(-1), month))
+    return before, after, TERM_NAMES[(4 + 2 * (month - Branch.YIN)) % 24]
+
+
+def month_general_mismatch(month: Branch, general: Branch) -> str | None:
+    """Why 月將 ``general`` cannot occur in the month of 月建 ``month`` (see :func:`month_generals`),
+    or None when it can."""
+    before, after, zhongqi = month_generals(month)
+    if general in (before, after):
+        return None
+    return (
+        f"月將 {general.char} cannot occur in a {month.char} month: {month.char}月 has {before.char} until "
+        f"{zhongqi} and {after.char} from {zhongqi}"
+    )
 
 
 def pillars_at(

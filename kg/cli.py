@@ -62,6 +62,7 @@ class KgGroup(click.Group):
         "vocab": "kg.vocab_commands:vocab_command",
         "serve": "kg.serve.command:serve_command",
         "export": "kg.serve.tei:export_group",
+        "batch": "kg.batch:batch_group",
     },
 )
 @click.version_option(version("divkg"), "--version", prog_name="kg", message="%(prog)s (divkg) %(version)s")
@@ -81,9 +82,37 @@ def chart() -> None:
     """Cast a chart and print it (text, JSON or Turtle)."""
 
 
-@main.group(cls=KgGroup, lazy={"liuyao": "kg.reading:reading_liuyao", "liuren": "kg.reading:reading_liuren"})
-def reading() -> None:
-    """Cast a chart and print every rule that applies to it, with citations."""
+@main.group(
+    cls=KgGroup,
+    lazy={"liuyao": "kg.reading:reading_liuyao", "liuren": "kg.reading:reading_liuren"},
+    invoke_without_command=True,
+)
+@click.option(
+    "--from",
+    "source",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Re-run a saved reading record (kg reading … --format record), saying on stderr what changed.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "record"]), default="text", show_default=True
+)
+@click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+@click.pass_context
+def reading(ctx: click.Context, source: Path | None, fmt: str, graph: Path) -> None:
+    """Cast a chart and print every rule that applies to it, with citations.
+
+    kg reading liuyao|liuren … casts; kg reading --from FILE re-runs a saved record of either system.
+    """
+    if ctx.invoked_subcommand is not None:
+        if source is not None:
+            raise click.UsageError("give --from before no subcommand: kg reading --from FILE")
+        return
+    if source is None:
+        click.echo(ctx.get_help())
+        return
+    from kg.reading import rerun_record
+
+    rerun_record(source, fmt, graph)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,27 +1,75 @@
 """What every chart asserts as RDF, whichever the system (六爻 or 大六壬).
 
-:class:`FactBuilder` collects the triples of one reading: entity IRIs under the reading IRI, the
-entity links (``dk:entity`` and the type's own link), the calendar record, the options, and the
-relations 生 克 比和 (by element) and 沖 合 刑 害 破 並 (by branch) between every ordered pair of
-distinct entities. The system modules (kg.liuyao.facts, kg.liuren.facts) add their own facts.
+:class:`FactBuilder` collects the triples of one reading as pyoxigraph terms: entity IRIs under the
+reading IRI, the entity links (``dk:entity`` and the type's own link), the calendar record, the
+options, and the relations 生 克 比和 (by element) and 沖 合 刑 害 破 並 (by branch) between every
+ordered pair of distinct entities. The system modules (kg.liuyao.facts, kg.liuren.facts) add their
+own facts. The result, :class:`Facts`, goes into retrieval's store as pyoxigraph quads
+(:class:`kg.match.Reading`) and becomes an rdflib Graph only for Turtle output and the Python API
+(:meth:`Facts.graph`), both from the same triples.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import fields
-from datetime import datetime
+from dataclasses import dataclass, fields
+from functools import cache
+from itertools import starmap
 
+import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import RDF
 
 from kg.calendar import CalendarRecord, Term
 from kg.errors import InputError
-from kg.ganzhi import Branch, Element, breaks, clashes, combines, harms, punishes
-from kg.vocabulary import DK, PREFIXES, concept
+from kg.ganzhi import Branch, Element, GanZhi, Stem, breaks, clashes, combines, harms, punishes
+from kg.vocabulary import BASE, PREFIXES
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
+
+Node = ox.NamedNode | ox.Literal
+Triple = tuple[ox.NamedNode, ox.NamedNode, Node]
 
 
-def _table(relations) -> tuple[tuple[tuple[URIRef, ...], ...], ...]:
+class Namespace:
+    """The IRIs under a base as pyoxigraph nodes, each made once: ``DK.label``."""
+
+    def __init__(self, base: str) -> None:
+        self._base = base
+
+    def __getattr__(self, name: str) -> ox.NamedNode:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        node = ox.NamedNode(self._base + name)
+        setattr(self, name, node)
+        return node
+
+
+DK = Namespace(BASE)
+"""The dk: vocabulary (ontology/divkg.ttl) as pyoxigraph nodes."""
+RDF = Namespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#")
+
+TRUE, FALSE = ox.Literal(True), ox.Literal(False)
+
+
+def boolean(value: bool) -> ox.Literal:
+    return TRUE if value else FALSE
+
+
+@cache
+def concept(prefix: str, slug: str) -> ox.NamedNode:
+    """The node of a concept, e.g. ``concept("br", "zi")`` (kg.vocabulary.concept as pyoxigraph)."""
+    return ox.NamedNode(PREFIXES[prefix] + slug)
+
+
+BRANCHES = tuple(concept("br", b.slug) for b in Branch)
+STEMS = tuple(concept("stem", s.slug) for s in Stem)
+ELEMENTS = tuple(concept("el", e.slug) for e in Element)
+YIN_YANG = (concept("yy", "yin"), concept("yy", "yang"))
+GANZHI = tuple(concept("gz", GanZhi.from_index(i).slug) for i in range(60))
+"""The concepts of 地支, 天干, 五行, 陰陽 and 干支 by their index (陰 0, 陽 1; 甲子 0)."""
+
+
+def _table(relations) -> tuple[tuple[tuple[ox.NamedNode, ...], ...], ...]:
     return tuple(
         tuple(tuple(p for p, holds in relations(a, b) if holds) for b in range(12)) for a in range(12)
     )
@@ -53,8 +101,20 @@ ELEMENT_RELATIONS = tuple(
 """生 克 比和 from element a to element b, ``[a][b]``."""
 
 
-def boolean(value: bool) -> Literal:
-    return Literal(bool(value))
+def _relation_code(branch: Branch | None, element: Element) -> int:
+    return element * 13 + (12 if branch is None else branch)
+
+
+RELATIONS = tuple(
+    tuple(
+        ELEMENT_RELATIONS[a // 13][b // 13]
+        + (BRANCH_RELATIONS[a % 13][b % 13] if a % 13 < 12 and b % 13 < 12 else ())
+        for b in range(65)
+    )
+    for a in range(65)
+)
+"""Every relation from entity a to entity b, ``[a][b]`` by :func:`_relation_code` (element and
+branch, or no branch)."""
 
 
 def reading_iri(name: str | None, system: str, inputs: str) -> URIRef:
@@ -66,77 +126,124 @@ def reading_iri(name: str | None, system: str, inputs: str) -> URIRef:
     return URIRef(PREFIXES["reading"] + name)
 
 
+def to_rdflib(term: ox.NamedNode | ox.BlankNode | ox.Literal) -> URIRef | Literal:
+    """The rdflib term of a pyoxigraph IRI or literal (a plain literal has no datatype in rdflib)."""
+    if isinstance(term, ox.NamedNode):
+        return URIRef(term.value)
+    if isinstance(term, ox.Literal):
+        if term.language is not None:
+            return Literal(term.value, lang=term.language)
+        datatype = term.datatype.value
+        return Literal(term.value, datatype=None if datatype == XSD + "string" else URIRef(datatype))
+    raise TypeError(f"chart facts have no blank nodes: {term}")
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The facts of one reading, as triples of pyoxigraph terms (no blank nodes)."""
+
+    triples: list[Triple]
+
+    def quads(self) -> list[ox.Quad]:
+        """The facts as quads of the default graph, for an Oxigraph store."""
+        return list(starmap(ox.Quad, self.triples))
+
+    def graph(self) -> Graph:
+        """The facts as an rdflib graph (a context-free store: faster to fill than rdflib's default)."""
+        graph = Graph(store="SimpleMemory")
+        for prefix, namespace in PREFIXES.items():
+            graph.bind(prefix, namespace)
+        terms: dict[Node, URIRef | Literal] = {}
+        for triple in self.triples:
+            for term in triple:
+                if term not in terms:
+                    terms[term] = to_rdflib(term)
+        graph.addN((terms[s], terms[p], terms[o], graph) for s, p, o in self.triples)
+        return graph
+
+
+@cache
+def _option_literals(options: object) -> tuple[tuple[str, ox.Literal, ox.Literal], ...]:
+    """Each field of a frozen Options dataclass: its name, and its name and value as literals."""
+    return tuple(
+        (f.name, ox.Literal(f.name), ox.Literal(str(getattr(options, f.name)))) for f in fields(options)
+    )
+
+
 class FactBuilder:
     """Accumulates the triples of one reading."""
 
     def __init__(self, reading: URIRef) -> None:
-        self.reading = reading
+        self.reading = ox.NamedNode(str(reading))
         self.base = str(reading).rstrip("/")
-        self.triples: list[tuple[URIRef, URIRef, URIRef | Literal]] = []
-        self.entities: list[tuple[URIRef, Branch | None, Element]] = []
+        self.triples: list[Triple] = []
+        self.entities: list[tuple[ox.NamedNode, Branch | None, Element]] = []
 
-    def iri(self, *path: object) -> URIRef:
-        return URIRef("/".join((self.base, *map(str, path))))
+    def iri(self, *path: object) -> ox.NamedNode:
+        """``<reading>/<path>``; each entity's IRI is made once, so entities are told apart by identity."""
+        return ox.NamedNode("/".join((self.base, *map(str, path))))
 
-    def add(self, subject: URIRef, predicate: URIRef, value: URIRef | Literal) -> None:
+    def add(self, subject: ox.NamedNode, predicate: ox.NamedNode, value: Node) -> None:
         self.triples.append((subject, predicate, value))
 
     def entity(
-        self, iri: URIRef, cls: URIRef, label: str, link: URIRef, branch: Branch | None, element: Element
+        self,
+        iri: ox.NamedNode,
+        cls: ox.NamedNode,
+        label: str,
+        link: ox.NamedNode,
+        branch: Branch | None,
+        element: Element,
     ) -> None:
         """Type, label, element and reading links (``link`` and dk:entity) of an entity; a 干 has no branch."""
-        self.add(iri, RDF.type, cls)
-        self.add(iri, DK.label, Literal(label))
-        self.add(iri, DK.element, concept("el", element.slug))
-        self.add(self.reading, link, iri)
-        self.add(self.reading, DK.entity, iri)
+        self.triples += (
+            (iri, RDF.type, cls),
+            (iri, DK.label, ox.Literal(label)),
+            (iri, DK.element, ELEMENTS[element]),
+            (self.reading, link, iri),
+            (self.reading, DK.entity, iri),
+        )
         self.entities.append((iri, branch, element))
 
     def calendar(self, record: CalendarRecord | None, zhongqi: Term | None = None) -> None:
         """Where the pillars came from; dk:nearSolarTerm within a minute of a 節, or when a 中氣
         within a minute (``zhongqi``) is given."""
+        r = self.reading
         if record is None:
-            self.add(self.reading, DK.pillarsGiven, boolean(True))
-            self.add(self.reading, DK.nearSolarTerm, boolean(False))
+            self.triples += ((r, DK.pillarsGiven, TRUE), (r, DK.nearSolarTerm, FALSE))
             return
-        moment: datetime | None = record.moment
         near = record.near_jie or zhongqi is not None
-        self.add(self.reading, DK.pillarsGiven, boolean(record.pillars_given))
-        self.add(self.reading, DK.nearSolarTerm, boolean(near))
-        if moment is not None:
-            self.add(self.reading, DK.moment, Literal(moment))
+        self.triples += (
+            (r, DK.pillarsGiven, boolean(record.pillars_given)),
+            (r, DK.nearSolarTerm, boolean(near)),
+        )
+        if record.moment is not None:
+            moment = ox.Literal(record.moment.isoformat(), datatype=ox.NamedNode(XSD + "dateTime"))
+            self.add(r, DK.moment, moment)
         for predicate, value in (
             (DK.timeZone, record.timezone),
             (DK.calendarLibrary, record.library),
             (DK.ziHourRule, record.zi_hour_rule),
         ):
             if value is not None:
-                self.add(self.reading, predicate, Literal(str(value)))
+                self.add(r, predicate, ox.Literal(str(value)))
 
     def options(self, options: object) -> None:
         """One dk:option node per field of a frozen Options dataclass."""
-        for field in fields(options):
-            option = self.iri("option", field.name)
-            self.add(self.reading, DK.option, option)
-            self.add(option, DK.name, Literal(field.name))
-            self.add(option, RDF.value, Literal(str(getattr(options, field.name))))
+        for name, name_literal, value in _option_literals(options):
+            option = self.iri("option", name)
+            self.triples += (
+                (self.reading, DK.option, option),
+                (option, DK.name, name_literal),
+                (option, RDF.value, value),
+            )
 
     def relations(self) -> None:
         """生 克 比和 for every ordered pair of distinct entities; 沖 合 刑 害 破 並 where both have a branch."""
-        for a, a_branch, a_element in self.entities:
-            for b, b_branch, b_element in self.entities:
-                if a == b:
-                    continue
-                for predicate in ELEMENT_RELATIONS[a_element][b_element]:
-                    self.add(a, predicate, b)
-                if a_branch is not None and b_branch is not None:
-                    for predicate in BRANCH_RELATIONS[a_branch][b_branch]:
-                        self.add(a, predicate, b)
+        coded = [(iri, _relation_code(branch, element)) for iri, branch, element in self.entities]
+        for a, code in coded:
+            row = RELATIONS[code]
+            self.triples += [(a, p, b) for b, other in coded for p in row[other] if b is not a]
 
-    def graph(self) -> Graph:
-        """The triples as a graph (a context-free store: faster to fill than rdflib's default)."""
-        graph = Graph(store="SimpleMemory")
-        for prefix, namespace in PREFIXES.items():
-            graph.bind(prefix, namespace)
-        graph.addN((s, p, o, graph) for s, p, o in self.triples)
-        return graph
+    def facts(self) -> Facts:
+        return Facts(self.triples)

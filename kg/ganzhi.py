@@ -67,7 +67,7 @@ class Stem(IntEnum):
 
     @property
     def element(self) -> Element:
-        return Element(self // 2)
+        return _ELEMENTS[self // 2]
 
     @property
     def is_yang(self) -> bool:
@@ -114,7 +114,7 @@ class Branch(IntEnum):
         return self % 2 == 0
 
     def shift(self, steps: int) -> Branch:
-        return Branch((self + steps) % 12)
+        return _BRANCHES[(self + steps) % 12]
 
     @classmethod
     def from_char(cls, char: str) -> Branch:
@@ -123,6 +123,11 @@ class Branch(IntEnum):
             raise InputError(f"not an earthly branch: {char!r} (expected one of 子丑寅卯辰巳午未申酉戌亥)")
         return cls(index)
 
+
+_ELEMENTS: tuple[Element, ...] = tuple(Element)
+_STEMS: tuple[Stem, ...] = tuple(Stem)
+_BRANCHES: tuple[Branch, ...] = tuple(Branch)
+"""The members by value: indexing these is much cheaper than calling the enum."""
 
 BRANCH_ELEMENT: tuple[Element, ...] = tuple(
     Element("木火土金水".index(c)) for c in "水土木木土火火土金金土水"
@@ -153,16 +158,16 @@ class GanZhi(NamedTuple):
     def xun_void(self) -> tuple[Branch, Branch]:
         """旬空: the two branches of this day's 旬 that receive no stem, in cycle order."""
         first = (self.branch - self.stem - 2) % 12
-        return Branch(first), Branch((first + 1) % 12)
+        return _BRANCHES[first], _BRANCHES[(first + 1) % 12]
 
     @property
     def xun_head(self) -> GanZhi:
         """旬首: the 甲 day that opens this 旬."""
-        return GanZhi.from_index(self.index - self.stem)
+        return _CYCLE[(self.index - self.stem) % 60]
 
     @classmethod
     def from_index(cls, index: int) -> GanZhi:
-        return cls(Stem(index % 10), Branch(index % 12))
+        return _CYCLE[index % 60]
 
     @classmethod
     def from_name(cls, name: str) -> GanZhi:
@@ -180,10 +185,14 @@ class GanZhi(NamedTuple):
         return self.name
 
 
+_CYCLE: tuple[GanZhi, ...] = tuple(GanZhi(_STEMS[i % 10], _BRANCHES[i % 12]) for i in range(60))
+"""The sixty 干支 by index, 甲子 = 0."""
+
+
 def dun_stem(day: GanZhi, branch: Branch) -> Stem | None:
     """遁干: the stem the day's 旬 assigns to ``branch``; None for the two 旬空 branches."""
     offset = (branch - day.xun_head.branch) % 12
-    return Stem(offset) if offset < 10 else None
+    return _STEMS[offset] if offset < 10 else None
 
 
 # ── branch relations ────────────────────────────────────────────────────────────────────────
@@ -276,9 +285,13 @@ class SeasonalState(IntEnum):
         return self.name.lower()
 
 
+_SEASONAL: tuple[SeasonalState, ...] = tuple(SeasonalState(v) for v in (0, 1, 4, 3, 2))
+"""旺相休囚死 by the step from the month's element to the element in the 生 cycle: the same 旺, the
+one it generates 相, two on 死, three on 囚, the one generating it 休."""
+
+
 def seasonal_state(element: Element, month: Branch) -> SeasonalState:
-    ruling = month.element
-    return SeasonalState({0: 0, 1: 1, 4: 2, 3: 3, 2: 4}[(element - ruling) % 5])
+    return _SEASONAL[(element - month.element) % 5]
 
 
 class Stage(IntEnum):
@@ -306,6 +319,8 @@ class Stage(IntEnum):
         return self.name.lower()
 
 
+_STAGES: tuple[Stage, ...] = tuple(Stage)
+
 CHANGSHENG_SHUI_TU: dict[Element, Branch] = {
     Element.WOOD: Branch.HAI,
     Element.FIRE: Branch.YIN,
@@ -327,9 +342,9 @@ CHANGSHENG_VARIANTS: dict[str, dict[Element, Branch]] = {
 
 def stage(element: Element, branch: Branch, variant: str = "shui-tu") -> Stage:
     """The 十二長生 stage of ``element`` at ``branch`` (no yin/yang split, as in 六爻)."""
-    return Stage((branch - CHANGSHENG_VARIANTS[variant][element]) % 12)
+    return _STAGES[(branch - CHANGSHENG_VARIANTS[variant][element]) % 12]
 
 
 def tomb(element: Element, variant: str = "shui-tu") -> Branch:
     """墓 (庫) of an element: 金丑 木未 火戌 水土辰 (水土同宮)."""
-    return Branch((CHANGSHENG_VARIANTS[variant][element] + Stage.MU) % 12)
+    return _BRANCHES[(CHANGSHENG_VARIANTS[variant][element] + Stage.MU) % 12]

@@ -19,16 +19,27 @@ rdflib's engine.
 
 from __future__ import annotations
 
+import json
+import re
+import threading
+import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields
+from functools import cache
+from itertools import starmap
 from pathlib import Path
+from typing import Any
 
 import pyoxigraph as ox
-from rdflib import Graph, Literal
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.term import Node
 
 from kg.errors import InputError, KgError
+from kg.facts import Facts
 from kg.registry import procedure
 from kg.vocabulary import DK, sparql_prefixes
+from kg.vocabulary import PREFIXES as VOCABULARY_PREFIXES
 
 PREFIXES = sparql_prefixes()
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
@@ -97,15 +108,63 @@ def _term(term) -> str:
     return str(term)
 
 
-class KnowledgeGraph:
-    """The built graph in an Oxigraph store, with the rule index retrieval needs."""
+INDEX_FILE = "kg.index.json"
+"""Everything retrieval reads from a build (rule index, provenance, concept labels), written by
+``kg build`` beside kg.nq in its snapshot (:func:`index_file`)."""
 
-    def __init__(self, store: ox.Store) -> None:
-        self.store = store
+INDEX_FORMAT = "divkg-index/1"
+"""The version of :data:`INDEX_FILE`'s layout; a file of another version is not used."""
+
+
+class KnowledgeGraph:
+    """The built graph in an Oxigraph store, with the rule index retrieval needs.
+
+    Made from a store, the index is read from it with SPARQL (provenance and concept labels when
+    first needed). :meth:`load` takes a build's cached :data:`INDEX_FILE` when it has one and then
+    loads the store only when something uses it: retrieval needs the index alone.
+    """
+
+    def __init__(self, store: ox.Store | Path, cached: dict[str, Any] | None = None) -> None:
+        """``store``, or the N-Quads file to load it from when first used, with ``cached`` the
+        :meth:`index_data` of that file."""
+        self._store = store if isinstance(store, ox.Store) else None
+        self._source = store if isinstance(store, Path) else None
+        self._lock = threading.Lock()
+        self.provenance: dict[str, dict[str, str]] = {}
+        self.quotes: dict[str, list[tuple[str, int]]] = {}
+        self.parameters: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+        self._concept_labels: dict[str, str] | None = None
+        if cached is None:
+            self._load_rules()
+        else:
+            self._restore(cached)
+        self._index_rules()
+
+    @classmethod
+    def load(cls, path: Path) -> KnowledgeGraph:
+        if not path.exists():
+            raise InputError(f"{path} does not exist: run `kg build` first")
+        cached = _cached_index(path)
+        return cls(_load_store(path)) if cached is None else cls(path, cached)
+
+    @property
+    def store(self) -> ox.Store:
+        """The graph (loaded on first use when the index came from the build's cache)."""
+        if self._store is None:
+            with self._lock:
+                if self._store is None:
+                    assert self._source is not None
+                    self._store = _load_store(self._source)
+        return self._store
+
+    def query(self, text: str) -> list[dict]:
+        return solutions(self.store.query(PREFIXES + text, use_default_graph_as_union=True))
+
+    def _load_rules(self) -> None:
+        """Rules, templates and the topic tree, from the store."""
         self.rules: dict[str, RuleInfo] = {}
         self.templates: dict[str, str] = {}
         self.joinable: set[str] = set()
-        self._load_rules()
         self.broader: dict[str, str] = {
             row["t"].value: row["b"].value
             for row in self.query("SELECT ?t ?b WHERE { ?t skos:inScheme dk:TopicScheme ; skos:broader ?b }")
@@ -116,22 +175,6 @@ class KnowledgeGraph:
                 "SELECT ?t ?l WHERE { ?t skos:inScheme dk:TopicScheme ; skos:prefLabel ?l FILTER(langMatches(lang(?l), 'zh-Hant')) }"
             )
         }
-
-    @classmethod
-    def load(cls, path: Path) -> KnowledgeGraph:
-        if not path.exists():
-            raise InputError(f"{path} does not exist: run `kg build` first")
-        store = ox.Store()
-        try:
-            store.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
-        except (SyntaxError, ValueError, OSError) as exc:
-            raise InputError(f"{path}: cannot load the graph ({exc})") from None
-        return cls(store)
-
-    def query(self, text: str) -> list[dict]:
-        return solutions(self.store.query(PREFIXES + text, use_default_graph_as_union=True))
-
-    def _load_rules(self) -> None:
         requires: dict[str, dict[str, tuple[str, set]]] = defaultdict(dict)
         for row in self.query("SELECT ?r ?k WHERE { ?r dk:requires ?k }"):
             var, binding, pred, value = row["k"].value.split("\t")
@@ -173,11 +216,41 @@ class KnowledgeGraph:
                 overrides=row["over"].value if "over" in row else None,
             )
 
-        self._index_rules()
-        self.provenance: dict[str, dict[str, str]] = {}
-        self.quotes: dict[str, list[tuple[str, int]]] = {}
-        self.parameters: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-        self._concept_labels: dict[str, str] = {}
+    def index_data(self) -> dict[str, Any]:
+        """Everything retrieval reads from the graph, as JSON values (the layout of :data:`INDEX_FILE`)."""
+        self.load_provenance()
+        rules = [
+            {f.name: getattr(rule, f.name) for f in fields(rule)}
+            | {"requires": {v: [b, sorted(facts)] for v, (b, facts) in rule.requires.items()}}
+            for rule in self.rules.values()
+        ]
+        return {
+            "format": INDEX_FORMAT,
+            "rules": rules,
+            "templates": self.templates,
+            "joinable": sorted(self.joinable),
+            "broader": self.broader,
+            "topics": self.topics,
+            "provenance": self.provenance,
+            "quotes": self.quotes,
+            "parameters": self.parameters,
+            "labels": self.concept_labels(),
+        }
+
+    def _restore(self, data: dict[str, Any]) -> None:
+        """The state :meth:`index_data` recorded."""
+        self.rules = {}
+        for rule in data["rules"]:
+            requires = {v: (b, frozenset(map(tuple, facts))) for v, (b, facts) in rule["requires"].items()}
+            plain = {k: v for k, v in rule.items() if k not in ("variables", "requires")}
+            info = RuleInfo(**plain, variables=tuple(rule["variables"]), requires=requires)
+            self.rules[info.iri] = info
+        self.templates, self.joinable = data["templates"], set(data["joinable"])
+        self.broader, self.topics = data["broader"], data["topics"]
+        self.provenance = data["provenance"]
+        self.quotes = {r: [(q, para) for q, para in spans] for r, spans in data["quotes"].items()}
+        self.parameters.update((r, [tuple(p) for p in ps]) for r, ps in data["parameters"].items())
+        self._concept_labels = data["labels"]
 
     def load_provenance(self) -> None:
         """Outcome, first quote, URN and work citation of every rule, fetched once in one query."""
@@ -215,41 +288,55 @@ class KnowledgeGraph:
             how = row["prop"].value if "prop" in row else "procedure:" + row["proc"].value
             self.parameters[row["r"].value].append((row["name"].value, row["var"].value, how))
 
+    def concept_labels(self) -> dict[str, str]:
+        """The zh-Hant label of every concept that has one, with its direction for a branch (子 (北))."""
+        if self._concept_labels is None:
+            labels: dict[str, str] = {}
+            for row in self.query(
+                """SELECT ?c ?l ?d WHERE { ?c skos:prefLabel ?l FILTER(langMatches(lang(?l), 'zh-Hant'))
+                      OPTIONAL { ?c dk:direction ?d } } ORDER BY ?c ?l ?d"""
+            ):
+                label = row["l"].value
+                labels.setdefault(row["c"].value, f"{label} ({row['d'].value})" if "d" in row else label)
+            self._concept_labels = labels
+        return self._concept_labels
+
     def concept_label(self, iri: str) -> str:
-        """zh-Hant label of a concept, with its direction for a branch (子 (北))."""
-        if iri not in self._concept_labels:
-            rows = self.query(
-                f"""SELECT ?l ?d WHERE {{ <{iri}> skos:prefLabel ?l FILTER(langMatches(lang(?l), 'zh-Hant'))
-                      OPTIONAL {{ <{iri}> dk:direction ?d }} }}"""
-            )
-            label = rows[0]["l"].value if rows else iri
-            direction = rows[0].get("d") if rows else None
-            self._concept_labels[iri] = f"{label} ({direction.value})" if direction is not None else label
-        return self._concept_labels[iri]
+        """zh-Hant label of a concept, with its direction for a branch (子 (北)); the IRI when it has none."""
+        return self.concept_labels().get(iri, iri)
 
     def _index_rules(self) -> None:
-        """Each rule under its rarest required fact, per topic; rules requiring nothing apart."""
+        """Each rule under its rarest required fact, per topic and apart for definitions; rules
+        requiring nothing apart."""
         frequency: dict[tuple[str, str, str], int] = defaultdict(int)
         for rule in self.rules.values():
             for key in _keys(rule):
                 frequency[key] += 1
-        self.index: dict[tuple[str, str, str, str], list[RuleInfo]] = defaultdict(list)
-        self.unindexed: dict[str, list[RuleInfo]] = defaultdict(list)
+        self.index: dict[tuple[str, bool], dict[tuple[str, str, str], list[RuleInfo]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
+        self.unindexed: dict[tuple[str, bool], list[RuleInfo]] = defaultdict(list)
         for rule in self.rules.values():
+            group = (rule.topic, rule.kind == "definition")
             keys = _keys(rule)
             if keys:
-                self.index[(rule.topic, *min(keys, key=lambda k: (frequency[k], k)))].append(rule)
+                self.index[group][min(keys, key=lambda k: (frequency[k], k))].append(rule)
             else:
-                self.unindexed[rule.topic].append(rule)
+                self.unindexed[group].append(rule)
 
-    def candidates(self, chain: list[str], entities, reading_facts) -> list[RuleInfo]:
-        """Rules of the topics in ``chain`` whose required facts the reading holds."""
-        present = {("reading", p, v) for p, v in reading_facts}
-        present |= {(b, p, v) for b, sets in entities.items() for facts in sets for p, v in facts}
-        found = [r for t in chain for r in self.unindexed.get(t, ())]
-        for topic in chain:
-            for key in present:
-                found += self.index.get((topic, *key), ())
+    def candidates(
+        self, chain: list[str], entities, reading_facts, definitions: bool = False
+    ) -> list[RuleInfo]:
+        """The rules of the topics in ``chain`` whose required facts the reading holds: the
+        definitions, or the other rules."""
+        held = {binding: frozenset().union(*sets) for binding, sets in entities.items()}
+        held["reading"] = reading_facts
+        groups = [(topic, definitions) for topic in chain]
+        found = [r for g in groups for r in self.unindexed.get(g, ())]
+        for group in groups:
+            for (binding, p, v), rules in self.index.get(group, {}).items():
+                if (p, v) in held.get(binding, ()):
+                    found += rules
         return [r for r in found if is_candidate(r, entities, reading_facts)]
 
     def topic_chain(self, topic: str) -> list[str]:
@@ -259,15 +346,54 @@ class KnowledgeGraph:
         return chain
 
 
-class Reading:
-    """A reading's chart facts in a store of their own, with the index candidate selection uses."""
+def _load_store(path: Path) -> ox.Store:
+    store = ox.Store()
+    try:
+        store.bulk_load(path=str(path), format=ox.RdfFormat.N_QUADS)
+    except (SyntaxError, ValueError, OSError) as exc:
+        raise InputError(f"{path}: cannot load the graph ({exc})") from None
+    return store
 
-    def __init__(self, chart: Graph | ox.Store) -> None:
+
+def _cached_index(path: Path) -> dict[str, Any] | None:
+    """The :data:`INDEX_FILE` beside the file ``path`` resolves to (a build snapshot's), when it
+    was written for a file of this size in this layout."""
+    try:
+        data = json.loads((path.resolve().parent / INDEX_FILE).read_bytes())
+    except (OSError, ValueError):
+        return None
+    if data.get("format") != INDEX_FORMAT or data.get("graphBytes") != path.stat().st_size:
+        return None
+    return data
+
+
+def index_file(nquads: str) -> str:
+    """The :data:`INDEX_FILE` of a graph given as N-Quads text."""
+    encoded = nquads.encode("utf-8")
+    store = ox.Store()
+    store.bulk_load(encoded, format=ox.RdfFormat.N_QUADS)
+    data = KnowledgeGraph(store).index_data() | {"graphBytes": len(encoded)}
+    return json.dumps(data, ensure_ascii=False) + "\n"
+
+
+class Reading:
+    """A reading's chart facts in a store of their own, with the index candidate selection uses.
+
+    The facts come as :class:`kg.facts.Facts` (the chart systems' ``chart_facts``), an rdflib graph
+    (a chart read from Turtle; its terms are converted, not serialised and parsed again) or a store.
+    """
+
+    def __init__(self, chart: Facts | Graph | ox.Store) -> None:
         if isinstance(chart, ox.Store):
             self.store = chart
+            triples = [(q.subject, q.predicate, q.object) for q in chart.quads_for_pattern(None, None, None)]
         else:
+            triples = chart.triples if isinstance(chart, Facts) else _oxigraph_triples(chart)
             self.store = ox.Store()
-            self.store.bulk_load(chart.serialize(format="nt").encode("utf-8"), format=ox.RdfFormat.N_TRIPLES)
+            self.store.extend(starmap(ox.Quad, triples))
+        self._facts: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        """Each subject's (predicate, object) pairs in rule-constant form (objects that are not blank nodes)."""
+        self._add_facts(triples)
         readings = [q.subject for q in self.store.quads_for_pattern(None, RDF_TYPE, READING)]
         if len(readings) != 1:
             raise InputError(f"a chart graph must hold exactly one dk:Reading (found {len(readings)})")
@@ -275,6 +401,7 @@ class Reading:
         topics = [q.object for q in self.store.quads_for_pattern(self.iri, ox.NamedNode(str(DK.topic)), None)]
         self.topic = topics[0].value if topics else None
         self._index: ReadingIndex | None = None
+        self._rdflib: Graph | None = None
 
     def index(self) -> ReadingIndex:
         """Per binding property, the fact sets of its entities; and the reading's own facts.
@@ -286,11 +413,14 @@ class Reading:
             self._index = self._compute_index()
         return self._index
 
+    def _add_facts(self, triples: Iterable[tuple[Any, Any, Any]]) -> None:
+        facts = self._facts
+        for s, p, o in triples:
+            if not isinstance(o, ox.BlankNode):
+                facts[s.value].add((p.value, _term(o)))
+
     def _compute_index(self) -> ReadingIndex:
-        facts: dict[str, set[tuple[str, str]]] = defaultdict(set)
-        for q in self.store.quads_for_pattern(None, None, None):
-            if not isinstance(q.object, ox.BlankNode):
-                facts[q.subject.value].add((q.predicate.value, _term(q.object)))
+        facts = self._facts
         entities: dict[str, list[frozenset]] = defaultdict(list)
         for pred, obj in facts[self.iri.value]:
             if obj.startswith("<") and obj[1:-1] in facts:
@@ -298,16 +428,17 @@ class Reading:
         return entities, frozenset(facts[self.iri.value])
 
     def select(self, query: str, engine: str, terms: frozenset[str] = frozenset()) -> list[dict[str, str]]:
-        """Solutions as {variable: value}; the variables in ``terms`` in rule-constant form (``<iri>``, ``6``)."""
+        """Solutions of a query (with its PREFIX declarations) as {variable: value}; the variables in
+        ``terms`` in rule-constant form (``<iri>``, ``6``)."""
         if engine == "oxigraph":
-            rows = solutions(self.store.query(PREFIXES + query))
+            rows = solutions(self.store.query(query))
             return [{k: _term(t) if k in terms else t.value for k, t in row.items()} for row in rows]
         return [
             {
                 str(k): v.n3() if k in terms and not isinstance(v, Literal) else str(v)
                 for k, v in row.asdict().items()
             }
-            for row in self.rdflib_graph().query(PREFIXES + query)
+            for row in self.rdflib_graph().query(query)
         ]
 
     def construct(self, query: str) -> list[ox.Quad]:
@@ -315,15 +446,54 @@ class Reading:
 
     def extend(self, quads: list[ox.Quad]) -> None:
         self.store.extend(quads)
+        self._add_facts((q.subject, q.predicate, q.object) for q in quads)
         self._rdflib = None
         self._index = None
 
     def rdflib_graph(self) -> Graph:
         """The same facts as an rdflib graph, for running the queries on rdflib's engine."""
-        if getattr(self, "_rdflib", None) is None:
+        if self._rdflib is None:
             dump = self.store.dump(format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph())
             self._rdflib = Graph().parse(data=dump, format="nt")
         return self._rdflib
+
+
+def _oxigraph_triples(graph: Graph) -> list[tuple]:
+    """The triples of an rdflib graph as pyoxigraph terms (each distinct term converted once)."""
+    terms: dict[Node, ox.NamedNode | ox.BlankNode | ox.Literal] = {}
+
+    def convert(term: Node) -> ox.NamedNode | ox.BlankNode | ox.Literal:
+        if term not in terms:
+            if isinstance(term, URIRef):
+                terms[term] = ox.NamedNode(str(term))
+            elif isinstance(term, BNode):
+                terms[term] = ox.BlankNode(str(term))
+            elif isinstance(term, Literal):
+                datatype = None if term.datatype is None else ox.NamedNode(str(term.datatype))
+                terms[term] = ox.Literal(str(term), datatype=datatype, language=term.language)
+            else:
+                raise InputError(f"a chart graph holds RDF terms only, not {term!r}")
+        return terms[term]
+
+    return [(convert(s), convert(p), convert(o)) for s, p, o in graph]
+
+
+PREFIX_LINE = re.compile(r"^PREFIX [^\n]*\n", re.MULTILINE)
+PREFIXED = re.compile(r"(?<![\w?$<:/#-])([A-Za-z][\w-]*):")
+
+
+@cache
+def declarations(text: str) -> str:
+    """The PREFIX declarations of kg.vocabulary that the SPARQL ``text`` uses: parsing all forty-odd
+    costs more than running a rule on a reading's store."""
+    used = {p for p in PREFIXED.findall(PREFIX_LINE.sub("", text)) if p in VOCABULARY_PREFIXES}
+    return "".join(f"PREFIX {p}: <{VOCABULARY_PREFIXES[p]}>\n" for p in sorted(used))
+
+
+@cache
+def trimmed(query: str) -> str:
+    """A compiled query (which declares every prefix) with only the declarations it uses."""
+    return declarations(query) + PREFIX_LINE.sub("", query)
 
 
 def _keys(rule: RuleInfo) -> list[tuple[str, str, str]]:
@@ -365,14 +535,14 @@ def _run_template(kg: KnowledgeGraph, reading: Reading, template: str, members: 
         width = len(members[0].arguments.split())
         arguments = [f"_c{i}" for i in range(1, width + 1)]
         query = text.replace("SELECT ", "SELECT " + " ".join("?" + a for a in arguments) + " ", 1)
-        for row in reading.select(query, engine, frozenset(arguments)):
+        for row in reading.select(declarations(text) + query, engine, frozenset(arguments)):
             key = tuple(row.pop(a) for a in arguments)
             row.pop("reading", None)
             for rule in by_arguments.get(key, ()):
                 yield rule, row
         return
     query = batched_query(text, [(r.iri, r.arguments) for r in members])
-    for row in reading.select(query, engine):
+    for row in reading.select(declarations(text) + query, engine):
         rule = kg.rules[row.pop("_rule")]
         row.pop("reading", None)
         yield rule, row
@@ -383,25 +553,26 @@ def retrieve(
     reading: Reading,
     topic: str | None = None,
     engine: str = "oxigraph",
-    stats: dict[str, int] | None = None,
+    stats: dict[str, float] | None = None,
 ) -> list[Applicable]:
     """Every rule that applies to ``reading`` for ``topic`` (default: the reading's topic).
 
-    ``stats``, if given, receives the number of candidate rules and of templates run.
+    ``stats``, if given, receives the number of candidate rules and of templates run, and the
+    seconds spent on the definitions, on the other rules and on their provenance.
     """
     topic = topic or reading.topic
     if topic is None:
         raise InputError("no topic: give one (e.g. --topic 遷移) or assert dk:topic on the reading")
     if topic not in kg.topics:
         raise InputError(f"unknown topic <{topic}>")
+    started = time.perf_counter()
     chain = kg.topic_chain(topic)
     _apply_definitions(kg, chain, reading)
-    candidates = [r for r in kg.candidates(chain, *reading.index()) if r.kind != "definition" and r.template]
+    defined = time.perf_counter()
+    candidates = [r for r in kg.candidates(chain, *reading.index()) if r.template]
     by_template: dict[str, list[RuleInfo]] = defaultdict(list)
     for rule in candidates:
         by_template[rule.template].append(rule)
-    if stats is not None:
-        stats.update(candidates=len(candidates), templates=len(by_template))
     results: list[Applicable] = []
     for template, members in sorted(by_template.items()):
         for rule, row in _run_template(kg, reading, template, members, engine):
@@ -410,12 +581,21 @@ def retrieve(
     results += [
         Applicable(r.iri, "", r.kind, "consider", {})
         for t in chain
-        for r in kg.unindexed.get(t, ())
+        for r in kg.unindexed.get((t, False), ())
         if r.kind == "text-only" and not r.template
     ]
     _mark_overridden(kg, results)
     results = _dedupe(results)
+    matched = time.perf_counter()
     _describe(kg, reading, results)
+    if stats is not None:
+        stats.update(
+            candidates=len(candidates),
+            templates=len(by_template),
+            definitions=defined - started,
+            rules=matched - defined,
+            provenance=time.perf_counter() - matched,
+        )
     return sorted(
         results, key=lambda a: (a.status != "applies", a.kind == "text-only", a.urn or "", a.rule_id)
     )
@@ -451,15 +631,49 @@ def _apply_definitions(kg: KnowledgeGraph, chain: list[str], reading: Reading, r
     """Run the topic's definition CONSTRUCTs until they add nothing new.
 
     Candidates are chosen again each round: a role one definition assigns (祖墓) may be what
-    another definition needs (曾祖墳 = the line above the 祖墓).
+    another definition needs (曾祖墳 = the line above the 祖墓). A definition that ran already
+    runs again only when the last round added facts its WHERE clause names.
     """
+    ran: set[str] = set()
+    added: set[str] = set()
     for _ in range(rounds):
-        definitions = [r for r in kg.candidates(chain, *reading.index()) if r.kind == "definition"]
-        new = [q for d in definitions for q in reading.construct(d.construct) if q not in reading.store]
+        definitions = kg.candidates(chain, *reading.index(), definitions=True)
+        due = [d for d in definitions if d.iri not in ran or _reads_any(d.construct or "", added)]
+        new = [
+            q for d in due for q in reading.construct(trimmed(d.construct or "")) if q not in reading.store
+        ]
+        ran.update(d.iri for d in due)
         if not new:
             return
         reading.extend(new)
+        added = {t.value for q in new for t in (q.predicate, q.object) if isinstance(t, ox.NamedNode)}
     raise KgError("definition rules did not reach a fixpoint (a cycle of roles?)")
+
+
+IRI_TOKEN = re.compile(r"<([^>]*)>|(?<![\w?$<:/#-])([A-Za-z][\w-]*):([\w-]*)")
+VARIABLE_PREDICATE = re.compile(r"[?$]\w+\s+[?$]\w+\s+(?:[?$]\w|<|[A-Za-z][\w-]*:)")
+
+
+@cache
+def _read_iris(construct: str) -> frozenset[str] | None:
+    """The IRIs the WHERE clause of a CONSTRUCT names (``a`` counting as rdf:type), or None when a
+    variable may stand for a predicate there (then it may read any fact)."""
+    where = construct.split("WHERE", 1)[-1]
+    if VARIABLE_PREDICATE.search(where):
+        return None
+    named = {
+        iri or VOCABULARY_PREFIXES.get(prefix, prefix + ":") + local
+        for iri, prefix, local in IRI_TOKEN.findall(where)
+    }
+    return frozenset(named | {RDF_TYPE.value})
+
+
+def _reads_any(construct: str, iris: set[str]) -> bool:
+    """Whether facts with one of ``iris`` as predicate or object can change what the CONSTRUCT
+    gives: a definition that ran is run again only then (its result cannot change otherwise, and
+    the facts it gave stay)."""
+    read = _read_iris(construct)
+    return read is None or not read.isdisjoint(iris)
 
 
 def _describe(kg: KnowledgeGraph, reading: Reading, results: list[Applicable]) -> None:

@@ -1,5 +1,9 @@
 """``kg match`` and ``kg reading liuyao|liuren``: a chart's facts, retrieval, and the report.
 
+``kg reading … --format record`` prints the reading record (:mod:`kg.record`, ``divkg-reading/1``);
+``--from FILE`` casts a saved record again on the current graph and says on stderr what changed
+(another build of the graph: the rules added and removed).
+
 The views that run readings import the chart systems, which registers their procedures
 (:mod:`kg.registry`) for retrieval.
 """
@@ -8,8 +12,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
+from click.core import ParameterSource
 from rdflib import Graph
 
 from kg.build import BUILD
@@ -17,10 +23,12 @@ from kg.errors import InputError
 from kg.liuren import commands as liuren
 from kg.liuyao import commands as liuyao
 from kg.match import KnowledgeGraph, Reading, retrieve
+from kg.record import build_id, cast, load_record, make_record, read, rerun, text_report
 from kg.report import render_json, render_text
 from kg.simplified import topic as user_topic
 
 GRAPH = BUILD / "kg.nq"
+COMMANDLINE = ParameterSource.COMMANDLINE
 
 
 def load_chart(path: Path) -> Graph:
@@ -53,58 +61,87 @@ def match_command(chart: Path, topic: str | None, fmt: str, engine: str, graph: 
 
 
 def reading_options(command):
+    """``--topic``, ``--format``, ``--graph`` and ``--from`` of a ``kg reading`` command."""
     command = click.option("--graph", type=click.Path(path_type=Path), default=GRAPH, show_default=True)(
         command
     )
     command = click.option(
-        "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+        "--from",
+        "source",
+        type=click.Path(path_type=Path),
+        help="Cast a saved reading record (--format record) again, saying on stderr what changed.",
     )(command)
-    return click.option(
-        "--topic", required=True, help="Inquiry topic: label (遷移), slug (qianyi) or path (家宅/棟梁)."
+    command = click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["text", "json", "record"]),
+        default="text",
+        show_default=True,
+        help="The report, chart and rules as JSON, or the reading record (divkg-reading/1).",
     )(command)
+    return click.option("--topic", help="Inquiry topic: label (遷移), slug (qianyi) or path (家宅/棟梁).")(
+        command
+    )
 
 
-def show_reading(chart_text: str, chart_json: dict, facts: Graph, topic, fmt: str, graph: Path) -> None:
-    """Retrieve the rules for a chart's facts and print chart and rules together."""
-    results = retrieve(KnowledgeGraph.load(graph), Reading(facts), str(topic))
-    if fmt == "json":
-        data = {"chart": chart_json, "rules": [a.as_dict() for a in results]}
+def run_reading(
+    system: str, topic: str | None, fmt: str, graph: Path, source: Path | None, params: dict[str, Any]
+) -> None:
+    """Cast the chart (or the saved record ``source``), retrieve its rules and print them."""
+    if source is not None:
+        ctx = click.get_current_context()
+        given = [f"--{n.replace('_', '-')}" for n in params if ctx.get_parameter_source(n) is COMMANDLINE]
+        if topic is not None or given:
+            raise InputError(
+                f"--from takes the inputs and topic from the record; do not also give {', '.join(given or ['--topic'])}"
+            )
+        record = load_record(source)
+        if record["system"] != system:
+            raise InputError(
+                f"{source} is a record of {record['system']}: run kg reading {record['system']} --from {source}"
+            )
+        found, results, new, changes = rerun(record, KnowledgeGraph.load(graph), build_id(graph))
+        click.echo(changes.summary(), err=True, nl=False)
+    else:
+        if topic is None:
+            raise InputError("give the topic (--topic 遷移), or a saved record (--from FILE)")
+        found = cast(system, params, topic)
+        kg = KnowledgeGraph.load(graph)
+        results = read(kg, found)
+        new = make_record(found, results, kg, build_id(graph)) if fmt == "record" else None
+    if fmt == "record":
+        click.echo(json.dumps(new, ensure_ascii=False, indent=2))
+    elif fmt == "json":
+        data = {"chart": found.data, "rules": [a.as_dict() for a in results]}
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
-        click.echo(chart_text.rstrip() + "\n\n" + render_text(results))
+        click.echo(text_report(found, results), nl=False)
+
+
+def rerun_record(source: Path, fmt: str, graph: Path) -> None:
+    """``kg reading --from FILE``: the saved record of either system, cast again on ``graph``."""
+    run_reading(load_record(source)["system"], None, fmt, graph, source, {})
 
 
 @click.command("liuyao", context_settings={"help_option_names": ["-h", "--help"]})
 @liuyao.input_options
 @reading_options
-def reading_liuyao(topic: str, fmt: str, graph: Path, **params) -> None:
+def reading_liuyao(topic: str | None, fmt: str, graph: Path, source: Path | None, **params) -> None:
     """A 六爻 reading: the chart and every rule that applies, with citations.
 
     Example (《易隱》〈遷移占〉, example A):
     kg reading liuyao --pillars '庚寅 戊寅 癸亥' --lines 977778 --topic 遷移
     """
-    from kg.liuyao.facts import chart_graph, reading_iri
-    from kg.liuyao.view import chart_to_json, render
-
-    cast, querent = liuyao.liuyao_inputs(**params)
-    topic_iri = user_topic(topic)
-    facts = chart_graph(cast, reading_iri(cast), topic_iri, querent)
-    show_reading(render(cast), chart_to_json(cast), facts, topic_iri, fmt, graph)
+    run_reading("liuyao", topic, fmt, graph, source, params)
 
 
 @click.command("liuren", context_settings={"help_option_names": ["-h", "--help"]})
 @liuren.input_options
 @reading_options
-def reading_liuren(topic: str, fmt: str, graph: Path, **params) -> None:
+def reading_liuren(topic: str | None, fmt: str, graph: Path, source: Path | None, **params) -> None:
     """A 大六壬 reading: the chart and every rule that applies, with citations.
 
     Example (《御定六壬直指》 癸未日 第四局, by day):
     kg reading liuren --day 癸未 --ju 4 --day-night 晝 --topic 婚姻
     """
-    from kg.liuren.facts import chart_graph, reading_iri
-    from kg.liuren.view import chart_to_json, render
-
-    lesson = liuren.liuren_inputs(**params)
-    topic_iri = user_topic(topic)
-    facts = chart_graph(lesson, reading_iri(lesson), topic_iri)
-    show_reading(render(lesson), chart_to_json(lesson), facts, topic_iri, fmt, graph)
+    run_reading("liuren", topic, fmt, graph, source, params)

@@ -74,7 +74,9 @@ class Basis(StrEnum):
     MONTH = "month"
     """月建, the month branch."""
     YEAR = "year"
-    """年支, the year branch, whatever the base (天喜 C)."""
+    """年支, the year branch, whatever the base (天喜 C, 喪門, 弔客)."""
+    YEAR_STEM = "year-stem"
+    """年干, the year stem, whatever the base (歲德)."""
 
 
 Star = Stem | Branch
@@ -252,7 +254,22 @@ QI_STARS: tuple[StarTable, ...] = (
               f"《協紀辨方書》; 《御定六壬直指》 癸未 ¶52 胎財死氣 (正月占: 午), ¶42 (二月: 未); {_LIUREN_NOTES}",
               _by_month("午 未 申 酉 戌 亥 子 丑 寅 卯 辰 巳")),
 )  # fmt: skip
-"""生氣 and 死氣 by 月建 (asserted on the 大六壬 spirits when the month is known)."""
+"""生氣 and 死氣 by 月建 (asserted on the 大六壬 spirits when the month is known, and on the 六爻 lines)."""
+
+YEAR_STARS: tuple[StarTable, ...] = (
+    StarTable("喪門", "sangmen", Basis.YEAR, "歲前二辰: two branches ahead of the year branch",
+              f"{_SHARED}; {_NOTES}", _by_branch("寅 卯 辰 巳 午 未 申 酉 戌 亥 子 丑")),
+    StarTable("弔客", "diaoke", Basis.YEAR, "歲後二辰: two branches behind the year branch",
+              f"{_SHARED}; {_NOTES}", _by_branch("戌 亥 子 丑 寅 卯 辰 巳 午 未 申 酉")),
+)  # fmt: skip
+"""神煞 read from the year branch (太歲), whatever ``shensha_base``."""
+
+SUI_DE = StarTable(
+    "歲德", "suide", Basis.YEAR_STEM, "陽年 its own stem, 陰年 the stem its own combines with (干合: 乙德在庚)",
+    f"《協紀辨方書》 歲德, after 《曾門經》 (甲德在甲，乙德在庚 …); {_NOTES}",
+    _by_stem("甲 庚 丙 壬 戊 甲 庚 丙 壬 戊"),
+)  # fmt: skip
+"""歲德 by the year stem, a stem: it falls on the lines whose 納甲 stem it is."""
 
 TIAN_SHE: dict[Branch, tuple[Stem, Branch]] = {
     Branch(m): (Stem.from_char(day[0]), Branch.from_char(day[1]))

@@ -52,6 +52,10 @@ SCHEME_NAMESPACES = {
     "frame": "framekind",
     "star": "star",
     "keti": "keti",
+    "purpose": "purpose",
+    "sex": "sex",
+    "occupation": "occupation",
+    "member": "member",
 }
 PREFIXES: dict[str, str] = {
     "dk": BASE,

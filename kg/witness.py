@@ -29,16 +29,21 @@ scope on every reading searched, and "never" when it fires under none of them on
 
 * 六爻 (works of system ``liuyao``): random casts (line values 6–9) × random year, month, day
   and hour pillars (month and hour stems by 五虎遁 and 五鼠遁) × the querent's status (none,
-  已遷, 未遷) and 年命 (none or a branch) × the doctrinal options the texts depend on: 伏神
-  under the missing relatives only or under every line (``--fu-shen``; 《易隱》 marks 伏神 under
-  every line in some sentences) and each 卦身 rule (``--gua-shen``). The witness names the
-  options that differ from the defaults.
+  已遷, 未遷), purpose, sex and calling (``--purpose``, ``--sex``, ``--occupation``: each none or
+  one of its values), 年命 (none, a branch or a 干支) and up to three members of the household
+  with their birth years (``--member 妻=甲子``, a branch or a 干支) × the doctrinal options the
+  texts depend on: 伏神 under the missing relatives only or under every line (``--fu-shen``;
+  《易隱》 marks 伏神 under every line in some sentences), each 卦身 rule (``--gua-shen``), each 卦反吟
+  rule (``--fan-yin``), the 年命's element by its branch or its 納音 (``--natal-element``; the 納音
+  needs the 干支, so the 年命 is then a 干支 or none) and 暗動 of the 伏神 or not
+  (``--hidden-dark-moving``). The witness names the options that differ from the defaults.
 * 大六壬 (system ``liuren``): every 癸未 lesson by day and by night first; then, in turn, one of
   the 720 lessons (day × 局, by day and by night, in random order, again and again) with a random
   年命, one of the 癸未 lessons under each 年命 branch in turn (while they last), and a chart
   cast from a random moment (``--moment``: it alone has the year pillar, so 太歲上神, and a real
   月建). The lessons have a random 占時 of their half of the day (so 晝/夜 follows the 占時) and
-  a 月建 that fits the 月將 the 局 implies; all have a random 行年 or none.
+  a 月建 that fits the 月將 the 局 implies; all have a random 行年, sex and calling of the querent
+  (``--sex``, ``--occupation``), each or none.
 
 **Search.** Each reading's chart graph is built once and asked, on a fresh
 :class:`kg.match.Reading`, under the topics of the scopes of the rules still searching (lacking a
@@ -66,7 +71,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import cache
+from itertools import product
 from pathlib import Path
+from typing import Any
 
 import click
 import pyoxigraph as ox
@@ -82,8 +89,9 @@ from kg.liuren import facts as liuren_facts
 from kg.liuren.chart import Chart as LiurenChart
 from kg.liuyao import facts as liuyao_facts
 from kg.liuyao.body import GuaShenRule
-from kg.liuyao.chart import Options, cast_chart
+from kg.liuyao.chart import FanYinRule, HiddenDarkMoving, NatalElement, Options, cast_chart
 from kg.liuyao.hidden import FuShenMode
+from kg.liuyao.natal import MEMBERS
 from kg.match import KnowledgeGraph, Reading, ReadingIndex, RuleInfo, is_candidate, retrieve
 from kg.vocabulary import PREFIXES
 
@@ -99,9 +107,20 @@ GUIWEI = GanZhi.from_name("癸未")
 MOMENTS = (datetime(1901, 1, 1), datetime(2099, 12, 31))
 """Random 大六壬 moments fall between these (Beijing time)."""
 LIUYAO_OPTIONS = tuple(
-    Options(fu_shen=fu_shen, gua_shen=gua_shen) for fu_shen in FuShenMode for gua_shen in GuaShenRule
+    Options(fu_shen=f, gua_shen=g, fan_yin=y, natal_element=n, hidden_dark_moving=h)
+    for f, g, y, n, h in product(FuShenMode, GuaShenRule, FanYinRule, NatalElement, HiddenDarkMoving)
 )
-"""The 伏神 × 卦身 variants a 六爻 reading is cast under, one drawn at random per reading."""
+"""The 伏神 × 卦身 × 卦反吟 × 年命 element × 伏神暗動 variants a 六爻 reading is cast under, one drawn at
+random per reading."""
+HOUSEHOLD = tuple(
+    next(n for n, s in MEMBERS.items() if s == slug) for slug in dict.fromkeys(MEMBERS.values())
+)
+"""The members of the household a 六爻 reading may give a birth year for, one name each (夫, not 男)."""
+LIUYAO_QUERENT = {
+    "status": tuple(liuyao_facts.QUERENT_STATUS),
+    **{key: tuple(values) for key, (_, _, values) in liuyao_facts.QUERENT_CHOICES.items()},
+}
+"""The querent's facts a 六爻 reading may give (status, purpose, sex, calling) and their values."""
 DAYTIME = tuple(Branch.from_char(c) for c in "卯辰巳午未申")
 NIGHTTIME = tuple(b for b in Branch if b not in DAYTIME)
 
@@ -119,7 +138,8 @@ class Sample:
 
 
 def liuyao_samples(rng: random.Random) -> Iterator[Sample]:
-    """Random 六爻 casts with random pillars, querent options and 伏神/卦身 options, without end."""
+    """Random 六爻 casts with random pillars, querent (and household) inputs and doctrinal options,
+    without end."""
     while True:
         year = GanZhi.from_index(rng.randrange(60))
         day = GanZhi.from_index(rng.randrange(60))
@@ -128,19 +148,37 @@ def liuyao_samples(rng: random.Random) -> Iterator[Sample]:
         hour = GanZhi(Stem((day.stem % 5 * 2 + hour_branch) % 10), hour_branch)
         pillars = Pillars(year, month, day, hour)
         values = tuple(rng.choice((6, 7, 7, 8, 8, 9)) for _ in range(6))
-        querent = {}
-        if (status := rng.choice((None, "已遷", "未遷"))) is not None:
-            querent["status"] = status
-        if (birth := rng.choice((None, *Branch))) is not None:
-            querent["birth"] = birth.char
         options = rng.choice(LIUYAO_OPTIONS)
+        querent: dict[str, Any] = {
+            key: value
+            for key, choices in LIUYAO_QUERENT.items()
+            if (value := rng.choice((None, *choices))) is not None
+        }
+        form = rng.choice((None, "branch", "ganzhi"))
+        if form is not None:
+            querent["birth"] = _birth_year(
+                rng, form == "ganzhi" or options.natal_element is NatalElement.NAYIN
+            )
+        members = [
+            f"{name}={_birth_year(rng, rng.random() < 0.5)}"
+            for name in rng.sample(HOUSEHOLD, rng.randrange(4))
+        ]
+        if members:
+            querent["members"] = members
         chart = cast_chart(pillars, values, options)
         graph = liuyao_facts.chart_graph(chart, liuyao_facts.reading_iri(chart), None, querent)
-        flags = querent | {name.replace("_", "-"): value for name, value in options.changed().items()}
+        flags = [(k, v) for k, v in querent.items() if k != "members"] + [("member", m) for m in members]
+        flags += [(name.replace("_", "-"), value) for name, value in options.changed().items()]
         inputs = f"--pillars '{pillars}' --lines {''.join(map(str, values))}" + "".join(
-            f" --{k} {v}" for k, v in flags.items()
+            f" --{k} {v}" for k, v in flags
         )
         yield Sample(inputs, graph.serialize(format="nt", encoding="utf-8"))
+
+
+def _birth_year(rng: random.Random, ganzhi: bool) -> str:
+    """A random birth year, as a 干支 (甲子) or its branch alone (子)."""
+    year = GanZhi.from_index(rng.randrange(60))
+    return year.name if ganzhi else year.branch.char
 
 
 def liuren_samples(rng: random.Random) -> Iterator[Sample]:
@@ -180,7 +218,7 @@ def _liuren_moment_sample(rng: random.Random) -> Sample:
 
 def _liuren_sample(rng: random.Random, day: GanZhi, ju: int, daytime: bool, birth: Branch | None) -> Sample:
     """A lesson with a random 占時 of its half of the day, a 月建 that fits the 月將 (亥將: 寅 or
-    卯月) and a random 行年 (or none)."""
+    卯月), a random 行年 (or none) and the querent's 年命 ``birth``."""
     hour = rng.choice(DAYTIME if daytime else NIGHTTIME)
     general = hour.shift(1 - ju)
     month = general.shift(1 - 2 * general + rng.randrange(2))
@@ -192,9 +230,18 @@ def _liuren_sample(rng: random.Random, day: GanZhi, ju: int, daytime: bool, birt
 
 
 def _liuren_graph(chart: LiurenChart, inputs: str, birth: Branch | None, walking: Branch | None) -> Sample:
-    """The sample of a 大六壬 chart cast from ``inputs`` with the querent's 年命 and 行年 (if any)."""
-    graph = liuren_facts.chart_graph(chart, liuren_facts.reading_iri(chart))
-    inputs += "".join(f" --{k} {b.char}" for k, b in (("birth", birth), ("walking-year", walking)) if b is not None)
+    """The sample of a 大六壬 chart cast from ``inputs`` with the querent's 年命 and 行年 (if any)
+    and a sex and calling of the querent (each or none: kg.liuren.facts.QUERENT), drawn by a generator
+    seeded with ``inputs``, so the draws of the readings themselves do not change with them."""
+    rng = random.Random(inputs)
+    querent = {
+        key: value
+        for key, (_, _, values) in liuren_facts.QUERENT.items()
+        if (value := rng.choice((None, *values))) is not None
+    }
+    graph = liuren_facts.chart_graph(chart, liuren_facts.reading_iri(chart), None, querent)
+    flags = [(k, b.char) for k, b in (("birth", birth), ("walking-year", walking)) if b is not None]
+    inputs += "".join(f" --{k} {v}" for k, v in (*flags, *querent.items()))
     return Sample(inputs, graph.serialize(format="nt", encoding="utf-8"))
 
 

@@ -16,15 +16,19 @@ from kg.calendar import (
     FIRST_DAY,
     JIE_BRANCH,
     LAST_DAY,
+    Pillars,
     ZiHourRule,
     day_pillar,
     last_jie,
     last_lichun,
+    month_general_mismatch,
+    month_generals,
     parse_moment,
+    pillar_inconsistencies,
     pillars_at,
 )
 from kg.errors import InputError
-from kg.ganzhi import GanZhi
+from kg.ganzhi import Branch, GanZhi
 from kg.liuyao.chart import chart_from_inputs
 
 
@@ -178,3 +182,104 @@ def test_zhongqi_names_are_traditional_in_every_season(moment, zhongqi, general)
 
     assert last_zhongqi(parse_moment(moment)).name == zhongqi
     assert month_general_at(parse_moment(moment))[0].branch.char == general
+
+
+# ── consistency of given pillars (五虎遁, 五鼠遁) and of a given 月將 ───────────────────────────────
+
+
+def test_almanac_pillars_are_consistent() -> None:
+    """tyme4py's 八字 (an independent implementation) for 300 seeded moments 1900–2100, both 子時 rules,
+    break neither 五虎遁 nor 五鼠遁 (under the midnight rule 23:00–24:00 takes the next day's 子 stem)."""
+    providers = {ZiHourRule.EARLY: DefaultEightCharProvider(), ZiHourRule.LATE: LunarSect2EightCharProvider()}
+    rnd = random.Random(20261202)
+    for _ in range(300):
+        m = datetime(1900, 1, 1, tzinfo=BEIJING) + timedelta(seconds=rnd.randrange(200 * 365 * 86400))
+        rule = rnd.choice(list(ZiHourRule))
+        theirs = providers[rule].get_eight_char(
+            SolarTime.from_ymd_hms(m.year, m.month, m.day, m.hour, m.minute, m.second).get_lunar_hour()
+        )
+        names = (theirs.get_year(), theirs.get_month(), theirs.get_day(), theirs.get_hour())
+        pillars = Pillars.parse(" ".join(p.get_name() for p in names))
+        assert pillar_inconsistencies(pillars, rule) == (), (m, rule, pillars)
+
+
+def test_inconsistent_pillars_are_refused_naming_both_rules() -> None:
+    """庚年 months start at 戊寅 (乙庚之歲戊為頭), 癸日 hours at 壬子 (戊癸何方發，壬子是真途)."""
+    with pytest.raises(InputError) as refused:
+        chart_from_inputs(None, "庚寅 甲寅 癸亥 甲子", "977778", None, None, None)
+    message = str(refused.value)
+    assert "month 甲寅 cannot occur in a 庚 year: 五虎遁 gives 戊寅" in message
+    assert "hour 甲子 cannot occur on a 癸 day: 五鼠遁 gives 壬子" in message
+    assert "--accept-inconsistent-pillars" in message
+    assert (
+        chart_from_inputs(None, "庚寅 戊寅 癸亥", "977778", None, None, None).calendar.inconsistencies == ()
+    )
+
+
+def test_inconsistent_pillars_accepted_are_recorded() -> None:
+    from click.testing import CliRunner
+    from rdflib import Graph
+
+    from kg.liuyao.commands import chart_command
+    from kg.vocabulary import DK
+
+    chart = chart_from_inputs(
+        None, "庚寅 甲寅 癸亥 甲子", "977778", None, None, None, accept_inconsistent_pillars=True
+    )
+    assert len(chart.calendar.inconsistencies) == 2
+    args = ["--pillars", "庚寅 甲寅 癸亥 甲子", "--lines", "977778"]
+    refused = CliRunner().invoke(chart_command, args)
+    assert refused.exit_code == 2 and "五虎遁" in refused.stderr and "五鼠遁" in refused.stderr
+    accepted = [*args, "--accept-inconsistent-pillars"]
+    text = CliRunner().invoke(chart_command, accepted)
+    assert text.exit_code == 0 and "inconsistent pillars accepted: month 甲寅" in text.output
+    data = CliRunner().invoke(chart_command, [*accepted, "--format", "json"])
+    assert "五鼠遁 gives 壬子" in data.output
+    turtle = CliRunner().invoke(chart_command, [*accepted, "--format", "turtle"])
+    graph = Graph().parse(data=turtle.output, format="turtle")
+    assert {str(o) for o in graph.objects(None, DK.inconsistentPillars)} == set(
+        chart.calendar.inconsistencies
+    )
+
+
+def test_the_late_zi_hour_takes_the_next_days_stem() -> None:
+    """2024-02-04 23:30 under the midnight rule is 戊戌日 甲子時 (test_zi_hour_rules): consistent then only."""
+    pillars = Pillars.parse("甲辰 丙寅 戊戌 甲子")
+    assert pillar_inconsistencies(pillars, ZiHourRule.LATE) == ()
+    assert pillar_inconsistencies(pillars, ZiHourRule.EARLY) == (
+        "hour 甲子 cannot occur on a 戊 day: 五鼠遁 gives 壬子",
+    )
+
+
+def test_month_generals_of_each_month() -> None:
+    """The 將 of each 中氣 (《六壬大全》, kg.liuren.plates) against the month that 中氣 falls in."""
+    from kg.liuren.plates import MONTH_GENERALS
+
+    month_of = {
+        "雨水": "寅", "春分": "卯", "穀雨": "辰", "小滿": "巳", "夏至": "午", "大暑": "未",
+        "處暑": "申", "秋分": "酉", "霜降": "戌", "小雪": "亥", "冬至": "子", "大寒": "丑",
+    }  # fmt: skip
+    for general in MONTH_GENERALS:
+        month = Branch.from_char(month_of[general.zhongqi])
+        assert month_generals(month)[1:] == (general.branch, general.zhongqi)
+        assert month_generals(month.shift(1))[0] == general.branch
+    assert month_generals(Branch.YIN) == (Branch.ZI, Branch.HAI, "雨水")
+
+
+def test_month_general_mismatch() -> None:
+    assert month_general_mismatch(Branch.YIN, Branch.SI) == (
+        "月將 巳 cannot occur in a 寅 month: 寅月 has 子 until 雨水 and 亥 from 雨水"
+    )
+    assert month_general_mismatch(Branch.YIN, Branch.HAI) is None
+    assert month_general_mismatch(Branch.YIN, Branch.ZI) is None
+
+
+def test_the_calendar_month_general_is_never_a_mismatch() -> None:
+    """月建 and 月將 of 200 seeded moments 1900–2100 (pillars_at and kg.liuren's month_general_at)."""
+    from kg.liuren.plates import month_general_at
+
+    rnd = random.Random(20261203)
+    for _ in range(200):
+        m = datetime(1900, 1, 1, tzinfo=BEIJING) + timedelta(seconds=rnd.randrange(200 * 365 * 86400))
+        month = pillars_at(m)[0].month.branch
+        assert month_general_mismatch(month, month_general_at(m)[0].branch) is None, m

@@ -22,7 +22,7 @@ SETTINGS = settings(
 
 NOISE = st.text(
     alphabet=st.sampled_from(
-        list("0123456789６⁹①-+:T ,.HT甲乙子丑寅癸未亥卯午巳戌豫乾坤 \t") + ["\x1b", "\x00", "\u200b", "𠀀"]
+        [*"0123456789６⁹①-+:T ,.HT甲乙子丑寅癸未亥卯午巳戌豫乾坤 \t", "\x1b", "\x00", "\u200b", "𠀀"]
     ),
     max_size=14,
 )

@@ -352,13 +352,14 @@ def test_shi_on_the_house_branch(kg):
 
 @pytest.mark.parametrize(("shi_relative", "fires"), [("xiongdi", True), ("zisun", False)])
 def test_shi_and_ying_brothers_share_a_gate(kg, shi_relative, fires):
-    """世應比和，一合兩般門扇 (¶62): 世 and 應 are 兄弟 lines both combining with the 宅."""
+    """世應比和，一合兩般門扇 (¶62): no chart has 世 and 應 both 兄弟 combining with the 宅, so the sentence is
+    offered to consider when one of them is."""
     body = f"""r:l2 dk:position 2 .
                r:l3 dk:position 3 ; dk:role role:shi ; dk:relative rel:{shi_relative} ; dk:he r:l2 .
-               r:l6 dk:position 6 ; dk:role role:ying ; dk:relative rel:xiongdi ; dk:he r:l2 ."""
+               r:l6 dk:position 6 ; dk:role role:ying ; dk:relative rel:zisun ."""
     ids = "huangjince.jiazhai.two-doors"
     reading = chart("menhu", body, "dk:line r:l2 , r:l3 , r:l6")
-    assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
+    assert fired(kg, reading, ids) == ({ids: {"consider"}} if fires else {})
 
 
 # ── 功名 verse lines (¶78–80) ─────────────────────────────────────────────────────────────
@@ -374,6 +375,16 @@ def test_officer_wears_seal_in_jade_hall(kg):
     links = "dk:line r:l4 ; dk:dayPillar r:d"
     assert fired(kg, chart("gongming", body.format(star="tianyi"), links), ids) == {ids: {"applies"}}
     assert fired(kg, chart("gongming", body.format(star="lu"), links), ids) == {}
+
+
+def test_office_rank_by_the_month(kg):
+    """親月建外郡官 (¶78): the 官星 (甲見辛) with the month's branch; 親日辰縣宰官 is offered to consider."""
+    body = OFFICER + "dk:branch br:wei .\nr:m dk:pillarKind pillar:month ; dk:bing r:l4 ."
+    month, day = "huangjince.gongming.office-rank", "huangjince.gongming.office-rank-day"
+    links = "dk:line r:l4 ; dk:dayPillar r:d ; dk:monthPillar r:m ; dk:pillar r:d , r:m"
+    assert fired(kg, chart("gongming", body, links), month) == {month: {"applies"}, day: {"consider"}}
+    still = body.replace(" ; dk:bing r:l4", "")
+    assert fired(kg, chart("gongming", still, links), month) == {day: {"consider"}}
 
 
 def test_noble_blade_punishment_horse(kg):

@@ -504,18 +504,30 @@ def _robbery_and_loss(wang_hurts: str) -> str:
     return chart(
         "shenming",
         f"""r:b dk:position 3 ; dk:role role:guashen .
-            r:x dk:position 1 ; dk:shensha star:jiesha ; dk:ke r:b .
+            r:x dk:position 1 ; dk:shensha star:jiesha .
             r:w dk:position 6 ; dk:shensha star:wangshen {wang_hurts} .""",
         "dk:line r:b , r:x , r:w",
     )
 
 
-def test_jiesha_and_wangshen_both_hurt_the_body(kg):
-    """劫亡兩賊傷身，青草墳頭之鬼."""
+def test_jiesha_or_wangshen_hurting_the_body(kg):
+    """劫亡兩賊傷身，青草墳頭之鬼: no chart has both stars hurting the 身 (they are always 巳亥 or 寅申), so the
+    sentence is offered to consider when one of them does."""
     ids = SM + "jie-wang-liang-zei"
-    assert fired(kg, _robbery_and_loss("; dk:hai r:b"), ids) == {ids: {"applies"}}
-    # only one of the two thieves hurts the 身
+    assert fired(kg, _robbery_and_loss("; dk:hai r:b"), ids) == {ids: {"consider"}}
+    # neither thief hurts the 身
     assert fired(kg, _robbery_and_loss(""), ids) == {}
+
+
+def test_pian_zheng_zhi_fu_in_guan(kg):
+    """世應妻爻三合 … 妻爻更逢兩鬼。合身命: 風地觀 (乾宮) with lines 1–4 moving on a 甲子 day: the 亥卯未 frame holds
+    the 應 乙未 (line 1), the 財 乙卯 (line 3) and the 世 辛未 (line 4); 乙巳 and 辛巳 are two 官鬼 (Fire against the
+    Metal palace), and 巳 combines with the 伏神 申 under line 5, the 命 of a woman born in a 申 year."""
+    _, results = cast(kg, "庚寅 戊寅 甲子", "666677", "婚姻", {"sex": "女", "birth": "申"})
+    found = bound(results, LQ + "pian-zheng-zhi-fu")
+    assert sorted((b["G"], b["W"]) for b in found) == [("line/2", "hidden/5"), ("line/5", "hidden/5")]
+    _, other = cast(kg, "庚寅 戊寅 甲子", "666677", "婚姻", {"sex": "女", "birth": "子"})
+    assert bound(other, LQ + "pian-zheng-zhi-fu") == []
 
 
 def _beasts(attacker: str, victim: str, victim_relative: str) -> str:

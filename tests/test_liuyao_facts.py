@@ -90,6 +90,7 @@ def test_reading_inputs(ga: Graph) -> None:
         ("zi_hour", "23:00"),
         ("fan_yin", "branches"),
         ("natal_element", "branch"),
+        ("hidden_dark_moving", "yes"),
     }
     assert not _ask(ga, f"<{R}> dk:moment ?m")
 
@@ -100,13 +101,15 @@ def test_reading_links(ga: Graph) -> None:
 
     assert linked("dk:line") == {f"line/{n}" for n in range(1, 7)}
     assert linked("dk:changedLine") == {"changed/1"}
+    # 大過's 世 is line 4, which does not move in 夬: the 變卦's own 丁亥 there is an entity too
+    assert linked("dk:changedStaticLine") == {"changed/4"}
     assert linked("dk:hiddenLine") == {"hidden/2"}
     assert linked("dk:pillar") == {"pillar/year", "pillar/month", "pillar/day"}
     assert linked("dk:dayPillar") == {"pillar/day"}
     assert linked("dk:birthSpirit") == {"natal"}
     assert linked("dk:entity") == linked("dk:line") | linked("dk:changedLine") | linked(
-        "dk:hiddenLine"
-    ) | linked("dk:pillar") | {"natal"}
+        "dk:changedStaticLine"
+    ) | linked("dk:hiddenLine") | linked("dk:pillar") | {"natal"}
     assert linked("dk:primaryHexagram") == {"hexagram/primary"}
     assert linked("dk:changedHexagram") == {"hexagram/changed"}
     assert linked("dk:frame") == set()
@@ -248,7 +251,8 @@ def test_relations_every_ordered_pair(name: str) -> None:
         if holds(branch[a], branch[b])
     }
     assert {t for t in graph if t[1] in tests} == expected
-    assert len(branch) == {"A": 11, "B": 11, "all-moving": 22}[name]  # 6 lines, 變爻, 伏神, pillars
+    # 6 lines, 變爻, the 變卦's static 世/應 (大過 世 4; 小過 世 4 應 1), 伏神, pillars
+    assert len(branch) == {"A": 12, "B": 13, "all-moving": 22}[name]
 
 
 def test_hexagram_figures(ga: Graph) -> None:

@@ -359,3 +359,247 @@ def test_price_months() -> None:
     assert "二月 (卯)" not in chen
     you = PROCEDURES["price-months"].run(store, ox.NamedNode(f"{iri}/line/5"))
     assert "旺 in 七月 (申), 八月 (酉)" in you and you.endswith("八月 (酉)")
+
+
+# ── 7.11 化死 ─────────────────────────────────────────────────────────────────────────────────
+
+
+def test_hua_si() -> None:
+    """艮為山 with line 1 moving becomes 山火賁: 丙辰 土 → 己卯. Under 水土同宮 土 is born at 申 and 死
+    at 卯 (docs/liuyao-doctrine.md §4.9): 化死 (¶42 財化死墓空絕). Under 火土同宮 土 is born at 寅, 卯 is its 沐浴, 死 is 酉."""
+    g = _graph(_chart(A_PILLARS, "687887"))
+    assert "hua-si" in _values(g, "line/1", DK.transformation)
+    g = _graph(_chart(A_PILLARS, "687887", changsheng="huo-tu"))
+    assert "hua-si" not in _values(g, "line/1", DK.transformation)
+    # 夬之大過: 甲子 水 → 辛丑, 水's 衰 (not 死)
+    assert "hua-si" not in _values(_graph(_chart(A_PILLARS, "977778")), "line/1", DK.transformation)
+
+
+def test_hua_si_in_a_rule() -> None:
+    """¶42 財化死墓空絕，後必價賤 with the four transformations listed as the text lists them."""
+    raw = {
+        "id": "test.cheap",
+        "para": 42,
+        "quote": "財化死墓空絕，後必價賤。",
+        "vars": {"F": "line"},
+        "when": ["F.relative 妻財", "F.transformation 化死|化墓|化空|化絕"],
+        "then": {"polarity": "凶", "zh": "後必價賤", "en": "the price will fall"},
+    }
+    (rule,) = RuleCompiler().compile_rule(raw, "huangjince")
+    # 坎為水 (水 palace, 財 火): line 3 戊午 moving turns the inner 坎 into 巽 (辛丑 辛亥 辛酉): 午 → 酉,
+    # the 死 of 火; still, nothing changes
+    assert len(_graph(_chart(A_PILLARS, "876878")).query(rule.query)) == 1
+    assert len(_graph(_chart(A_PILLARS, "878878")).query(rule.query)) == 0
+
+
+# ── 7.12 the 六親 of a 三合局 ─────────────────────────────────────────────────────────────────
+
+
+def test_frame_relative() -> None:
+    """¶22 財局 / 福局 / 鬼局 …: 地雷復 (坤宮 土) with 丑 and 酉 moving holds 巳酉丑 金局 (虛一待用,
+    docs/liuyao-doctrine.md §4.12); 金 is what 土 generates: a 福局 (子孫)."""
+    g = _graph(_chart(A_PILLARS, "768666"))
+    assert _ask(g, f"<{R}/frame/metal> dk:relative rel:zisun ; dk:frameKind frame:xuyi")
+    assert_in_vocabulary(g)
+
+
+# ── 7.13 the 世 and 應 of the 變卦 ────────────────────────────────────────────────────────────
+
+
+def test_changed_hexagram_shi_ying_at_static_positions() -> None:
+    """¶68 巽卦變離卦，內卦辛亥水為宅，…應居己亥水: 巽 with lines 1, 2, 4, 5 moving is 離為火 (世 6, 應 3).
+    巽's line 3 辛酉 and line 6 辛卯 do not move, so 離's own 己亥 (3) and 己巳 (6) are static 變卦
+    lines: 變應 亥 水 = 父母 and 變世 巳 火 = 子孫 against 巽 木. 己亥 並 the 宅 辛亥 (line 2)."""
+    g = _graph(_chart(A_PILLARS, "697697"))
+    assert _ask(
+        g, f"<{R}/changed/3> a dk:ChangedStaticLine ; dk:role role:changed-ying ; dk:ganzhi gz:ji-hai"
+    )
+    assert _ask(g, f"<{R}/changed/3> dk:relative rel:fumu ; dk:bing <{R}/line/2>")
+    assert _ask(g, f"<{R}/changed/6> a dk:ChangedStaticLine ; dk:role role:changed-shi ; dk:branch br:si")
+    assert _ask(g, f"<{R}/changed/6> dk:relative rel:zisun")
+    roles = "?x dk:role ?r . FILTER(?r IN (role:changed-shi, role:changed-ying))"
+    assert _positions(g, roles, "changed") == set()  # no 變爻 carries them: 離's 世 and 應 are static
+    assert_in_vocabulary(g)
+
+
+def test_changed_hexagram_shi_on_a_moving_line() -> None:
+    """¶68 離姤卦己丑為宅，外卦世在辛丑: 離 with lines 1, 2, 5 moving is 天風姤 (世 1, 應 4). 姤's 世 辛丑
+    is the 變爻 of the moving line 1; its 應 壬午 sits over 離's static line 4 己酉."""
+    g = _graph(_chart(A_PILLARS, "967767"))
+    assert _ask(g, f"<{R}/changed/1> a dk:ChangedLine ; dk:role role:changed-shi ; dk:bing <{R}/line/2>")
+    assert _ask(
+        g, f"<{R}/changed/4> a dk:ChangedStaticLine ; dk:role role:changed-ying ; dk:ganzhi gz:ren-wu"
+    )
+    assert not _ask(g, f"<{R}> dk:changedLine <{R}/changed/4>")
+
+
+def test_changed_shi_joins_the_house_in_a_rule() -> None:
+    """¶90 乾之艮卦，內卦甲寅木爻為宅，外卦丙寅爻持世: 乾 with lines 1, 2, 4, 5 moving is 艮為山 (世 6
+    丙寅, over 乾's static 壬戌): an `entity` variable binds it, and it 並 the 宅 甲寅 (line 2)."""
+    raw = {
+        "id": "test.fei-ru-zhai",
+        "para": 90,
+        "quote": "世為日辰飛入宅，鵲據鳩巢；",
+        "vars": {"Z": "line", "W": "entity"},
+        "when": ["Z.position 2", "W.role 變世", "W.bing Z"],
+        "then": {"polarity": "凶", "zh": "鵲據鳩巢", "en": "the changed hexagram's 世 flies into the house"},
+    }
+    (rule,) = RuleCompiler().compile_rule(raw, "huangjince")
+    rows = list(_graph(_chart(A_PILLARS, "997997")).query(rule.query))
+    assert len(rows) == 1
+    assert len(_graph(_chart(A_PILLARS, "977777")).query(rule.query)) == 0  # 乾之姤: 世 辛丑
+
+
+# ── 7.14 真宮 and 假宮 ────────────────────────────────────────────────────────────────────────
+
+
+def test_true_palace_of_jin_changing_into_dun() -> None:
+    """¶92 晉卦之遁卦 … 離己酉金假弟，遁卦外有乾卦，壬甲金 … 是真兄弟: 晉 (乾宮 游魂, 坤 / 離) has no line
+    in 乾; 遯 (乾宮 二世) has its 外卦 乾. With lines 3 and 5 moving, 遯's 壬申 (5) is a 變爻 and its 應."""
+    g = _graph(_chart(A_PILLARS, "886767"))
+    assert _positions(g, "?x dk:truePalace true") == set()
+    assert _ask(g, f"<{R}/line/4> dk:ganzhi gz:ji-you ; dk:relative rel:xiongdi ; dk:truePalace false")
+    assert _ask(g, f"<{R}/changed/5> dk:ganzhi gz:ren-shen ; dk:role role:changed-ying ; dk:truePalace true")
+    assert _ask(g, f"<{R}/changed/3> dk:truePalace false")  # 遯's 內卦 is 艮
+
+
+@pytest.mark.parametrize(
+    ("generation", "true_positions"),
+    [
+        ("本宮", {1, 2, 3, 4, 5, 6}),
+        ("一世", {4, 5, 6}),
+        ("二世", {4, 5, 6}),
+        ("三世", {4, 5, 6}),
+        ("四世", set()),
+        ("五世", set()),
+        ("游魂", set()),
+        ("歸魂", {1, 2, 3}),
+    ],
+)
+def test_true_palace_by_generation(generation: str, true_positions: set[int]) -> None:
+    """認宮訣 "一二三六外卦宮，四五游魂內變更，歸魂內卦是本宮": where the palace's own trigram lies."""
+    from kg.liuyao.hexagrams import HEXAGRAMS
+
+    for hexagram in HEXAGRAMS:
+        if hexagram.generation.char == generation:
+            assert {p for p in range(1, 7) if hexagram.in_palace(p)} == true_positions, hexagram.name
+
+
+# ── 7.15 the 命 of the household ──────────────────────────────────────────────────────────────
+
+
+def test_member_ming_void_and_lu() -> None:
+    """¶86 如甲子生妻祿在寅，夫身命爻臨之: in 夬之大過 the wife born 甲子 has her 命 on line 1 (子) and her
+    祿 (甲 → 寅) on line 2 甲寅, where the husband born 丙寅 has his 命. Both are of the 甲子 旬, empty at
+    戌亥: line 4 丁亥 and 大過's static 世 丁亥 are their 命旬空. 丙's 祿 巳 is the 伏神 乙巳."""
+    g = _graph(_chart(A_PILLARS, "977778"), members=["妻=甲子", "夫=丙寅"])
+    assert _values(g, "line/1", DK.mingOf) == {"wife"}
+    assert _values(g, "line/2", DK.mingOf) == {"husband"}
+    assert _values(g, "line/2", DK.luOf) == {"wife"}
+    assert _values(g, "hidden/2", DK.luOf) == {"husband"}
+    assert _values(g, "line/4", DK.natalVoidOf) == {"wife", "husband"}
+    assert _values(g, "changed/4", DK.natalVoidOf) == {"wife", "husband"}
+    assert _positions(g, "?x dk:natalVoidOf ?m") == {4}
+    assert_in_vocabulary(g)
+
+
+def test_member_facts_in_a_rule() -> None:
+    """¶86 夫臨妻祿之爻 as `L.ming-of 夫, L.lu-of 妻`; ¶82 父母之命爻 as the collection 父母."""
+    raw = {
+        "id": "test.fu-shi-qi-lu",
+        "para": 86,
+        "quote": "夫臨妻祿之爻，夫食妻祿。",
+        "vars": {"L": "line"},
+        "when": ["L.ming-of 夫", "L.lu-of 妻"],
+        "then": {"polarity": "中", "zh": "夫食妻祿", "en": "the husband lives on the wife's emolument"},
+    }
+    (rule,) = RuleCompiler().compile_rule(raw, "huangjince")
+    chart = _chart(A_PILLARS, "977778")
+    assert len(_graph(chart, members=["妻=甲子", "夫=丙寅"]).query(rule.query)) == 1
+    assert len(_graph(chart, members=["妻=乙丑", "夫=丙寅"]).query(rule.query)) == 0  # 乙's 祿 is 卯
+    parents = dict(raw, id="test.parents", when=["L.ming-of 父母", "L.position 2"])
+    (rule,) = RuleCompiler().compile_rule(parents, "huangjince")
+    assert len(_graph(chart, members=["母=寅"]).query(rule.query)) == 1
+    assert len(_graph(chart, members=["子=寅"]).query(rule.query)) == 0
+
+
+def test_member_labels_are_the_vocabulary() -> None:
+    """--member accepts exactly the zh-Hant labels of dk:MemberScheme's concepts."""
+    from kg.liuyao.natal import MEMBERS
+    from kg.vocabulary import vocabulary
+
+    vocab = vocabulary()
+    for name, slug in MEMBERS.items():
+        assert vocab.resolve(DK.MemberScheme, name) == concept("member", slug)
+    assert set(MEMBERS.values()) == {str(c).rsplit("/", 1)[1] for c in vocab.concepts(DK.MemberScheme)}
+
+
+def test_cli_members() -> None:
+    result = _run(
+        "--pillars", A_PILLARS, "--lines", "977778", "--member", "妻=甲子", "--member", "夫=寅",
+        "--format", "json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert '"妻=甲子"' in result.output and '"夫=寅"' in result.output
+
+
+@pytest.mark.parametrize("member", ["叔=甲子", "妻甲子", "妻=甲丑", "妻="])
+def test_cli_member_errors(member: str) -> None:
+    result = _run("--pillars", A_PILLARS, "--lines", "977778", "--member", member)
+    assert result.exit_code == 2
+    assert "--member" in result.stderr
+
+
+# ── 7.16 (and 4.14): 喪門, 弔客, 歲德, 死氣 ────────────────────────────────────────────────────
+
+
+def _stars(graph: Graph, slug: str, kind: str = "line") -> set[int]:
+    return _positions(graph, f"?x dk:shensha star:{slug}", kind)
+
+
+def test_sangmen_diaoke_by_the_year() -> None:
+    """喪門 歲前二辰, 弔客 歲後二辰: a 寅 year has 喪門 辰 (夬's line 3 甲辰) and 弔客 子 (line 1 甲子); a
+    子 year has 寅 and 戌 (乾 外卦 壬戌 on line 6, 甲寅 on line 2)."""
+    g = _graph(_chart(A_PILLARS, "777778"))
+    assert (_stars(g, "sangmen"), _stars(g, "diaoke")) == ({3}, {1})
+    g = _graph(_chart("甲子 丙寅 癸亥", "777777"))
+    assert (_stars(g, "sangmen"), _stars(g, "diaoke")) == ({2}, {6})
+
+
+@pytest.mark.parametrize(
+    ("pillars", "positions"),
+    [
+        ("庚寅 戊寅 癸亥", {4, 5, 6}),  # 庚年 歲德 庚: 豫's 外卦 震 庚午 庚申 庚戌
+        ("乙未 戊寅 癸亥", {4, 5, 6}),  # 乙年: 乙德在庚
+        ("己亥 丙寅 癸亥", set()),  # 己年: 甲, and 豫 has 乙 and 庚 only
+        ("丁酉 壬寅 癸亥", set()),  # 丁年: 壬
+    ],
+)
+def test_sui_de_by_the_year_stem(pillars: str, positions: set[int]) -> None:
+    assert _stars(_graph(_chart(pillars, "888788")), "suide") == positions
+
+
+def test_sui_de_on_the_inner_qian() -> None:
+    """己年 歲德 甲 (己德在甲): 夬's 內卦 乾 甲子 甲寅 甲辰."""
+    assert _stars(_graph(_chart("己亥 丙寅 癸亥", "777778")), "suide") == {1, 2, 3}
+
+
+def test_si_qi_by_the_month() -> None:
+    """死氣 正月在午 (《協紀辨方書》): a 辰 month (三月) has 申, on 豫之小過's line 5 庚申 and the 變爻
+    丙申; a 寅 month has 午, which 夬 lacks."""
+    g = _graph(_chart("庚寅 庚辰 丁巳", "886788"))
+    assert (_stars(g, "siqi"), _stars(g, "siqi", "changed")) == ({5}, {3})
+    assert _stars(_graph(_chart(A_PILLARS, "777778")), "siqi") == set()
+
+
+# ── 4.6: 暗動 of a 伏神 ──────────────────────────────────────────────────────────────────────
+
+
+def test_hidden_dark_moving_option() -> None:
+    """夬's 伏神 乙巳 火 is 相 in the 寅 month and clashed by the 亥 day: 暗動 by default (《易隱》 reads
+    伏 lines as 暗動), not under hidden_dark_moving=no; the 本卦 lines keep theirs."""
+    assert _ask(_graph(_chart(A_PILLARS, "777778")), f"<{R}/hidden/2> dk:darkMoving true")
+    g = _graph(_chart(A_PILLARS, "777778", hidden_dark_moving="no"))
+    assert _ask(g, f"<{R}/hidden/2> dk:darkMoving false")
+    result = _run("--pillars", A_PILLARS, "--lines", "777778", "--hidden-dark-moving", "maybe")
+    assert result.exit_code == 2 and "--hidden-dark-moving" in result.stderr

@@ -76,6 +76,25 @@ def test_three_harmony_frames() -> None:
     assert cast_chart(Pillars.parse("庚寅 庚辰 丁巳"), (8, 8, 8, 7, 7, 7)).frames == ()
 
 
+def test_a_static_position_of_the_changed_hexagram_does_not_supply_the_third() -> None:
+    """地雷復之天澤履 (lines 2, 4, 5, 6 moving): 癸丑 (4) and 癸酉 (6) move, 巳 is on no 本卦 line, the
+    changed lines 4 and 6 are 壬午 and 壬戌, and neither 亥 day nor 寅 month is 巳. 履's line 1 is 丁巳,
+    but 復's line 1 庚子 does not move: a static position, not a 變爻, so 巳酉丑 is 虛一待用 (docs/liuyao-doctrine.md §4.12)."""
+    frames = cast_chart(Pillars.parse("庚寅 戊寅 癸亥"), (7, 6, 8, 6, 6, 6)).frames
+    assert [(f.element, f.kind, f.line_positions, f.missing) for f in frames] == [
+        (Element.METAL, FrameKind.LATENT, (4, 6), Branch.SI)
+    ]
+
+
+def test_a_changed_line_of_another_moving_line_blocks_the_latent_frame() -> None:
+    """天地否之水天需 (lines 1, 2, 3, 4, 6 moving): 午 (4) and 戌 (6) move; 寅 is on no 本卦 line, not
+    on the changed lines 4 (戊申) and 6 (戊子), not the 辰 month or 巳 day, but on the changed line 2
+    甲寅 of a moving line outside the pair: no 寅午戌 frame (docs/liuyao-doctrine.md §4.12). 未 (1) and 卯 (3) move, and 亥 is
+    nowhere: 亥卯未 虛一待用."""
+    frames = cast_chart(Pillars.parse("庚寅 庚辰 丁巳"), (6, 6, 6, 9, 7, 9)).frames
+    assert [(f.element, f.kind, f.missing) for f in frames] == [(Element.WOOD, FrameKind.LATENT, Branch.HAI)]
+
+
 def test_tian_she() -> None:
     assert cast_chart(Pillars.parse("甲辰 丙寅 戊寅"), QIAN).tian_she  # 春 戊寅
     assert not cast_chart(Pillars.parse("甲辰 庚午 戊寅"), QIAN).tian_she

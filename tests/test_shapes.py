@@ -47,17 +47,42 @@ def test_every_constraint_reports_its_violation(graph):
     drop(rule("yiyin.dongliang.leak"), dk("ruleId"), "yiyin.dongliang.leak", "exactly one dk:ruleId")
     g.add((rule("yiyin.dongliang.dui"), dk("topic"), URIRef(DK + "concept/topic/qiucai")))
     defects.append(("yiyin.dongliang.dui", "exactly one topic"))
-    drop(rule("zhizhi.ju4.hunyin"), URIRef(PROV + "wasDerivedFrom"), "zhizhi.ju4.hunyin", "derived from at least one")
-    drop(rule("yiyin.dongliang.three-metal"), dk("anchor"), "yiyin.dongliang.three-metal", "anchored in the source")
-    drop(URIRef(f"{DK}rule/yiyin.dongliang.snake-water-leak/outcome"), dk("gloss"), "snake-water-leak/outcome", "English gloss")
+    drop(
+        rule("zhizhi.ju4.hunyin"),
+        URIRef(PROV + "wasDerivedFrom"),
+        "zhizhi.ju4.hunyin",
+        "derived from at least one",
+    )
+    drop(
+        rule("yiyin.dongliang.three-metal"),
+        dk("anchor"),
+        "yiyin.dongliang.three-metal",
+        "anchored in the source",
+    )
+    drop(
+        URIRef(f"{DK}rule/yiyin.dongliang.snake-water-leak/outcome"),
+        dk("gloss"),
+        "snake-water-leak/outcome",
+        "English gloss",
+    )
     for p in ("query", "template", "templateArguments"):
         g.remove((rule("yiyin.qianyi.should-move"), dk(p), None))
     defects.append(("yiyin.qianyi.should-move", "a rule needs conditions"))
     quote = URIRef(f"{DK}rule/yinhezhao.qiucai.zhi-ke-gan/anchor/1/quote")
     g.set((quote, URIRef(OA + "exact"), Literal("支來生日則易。")))
     defects.append(("yinhezhao.qiucai.zhi-ke-gan", "not found at its offsets"))
-    drop(URIRef(f"{DK}rule/yiyin.qianyi.youhun-guihun.moved/outcome"), dk("polarity"), "youhun-guihun.moved", "needs a polarity")
-    drop(URIRef(f"{DK}rule/yiyin.dongliang.leak/outcome"), dk("wording"), "yiyin.dongliang.leak", "in the text's words")
+    drop(
+        URIRef(f"{DK}rule/yiyin.qianyi.youhun-guihun.moved/outcome"),
+        dk("polarity"),
+        "youhun-guihun.moved",
+        "needs a polarity",
+    )
+    drop(
+        URIRef(f"{DK}rule/yiyin.dongliang.leak/outcome"),
+        dk("wording"),
+        "yiyin.dongliang.leak",
+        "in the text's words",
+    )
     drop(rule("yinhezhao.qiucai.void-cancels"), dk("overrides"), "void-cancels", "name the rule it overrides")
     drop(rule("yiyin.dongliang.yongshen"), dk("construct"), "yiyin.dongliang.yongshen", "compiled CONSTRUCT")
     text_only = next(g.subjects(RDF.type, dk("TextOnlyRule")))

@@ -1,9 +1,10 @@
 """kg witness on a small rules directory: rules that fire sometimes, never, always, explained;
 roles only a narrower topic defines; rules that need a doctrinal option (伏神 under every line);
-the generated readings (options, 大六壬 charts cast from a moment)."""
+the generated readings (querent, household and doctrinal options, 大六壬 charts cast from a moment)."""
 
 import json
 import random
+import re
 import textwrap
 from itertools import islice
 
@@ -154,6 +155,18 @@ def test_generated_readings_vary_the_options():
     for variant in ("shi-bushi", "shi-lichunfeng", "none"):
         assert any(f"--gua-shen {variant}" in c for c in casts)
     assert any("--gua-shen" not in c for c in casts)  # the default 月卦身
+    for flag in ("--fan-yin houtian", "--natal-element nayin", "--hidden-dark-moving no", "--purpose 公"):
+        assert any(flag in c for c in casts)
+    for flag in ("--sex 女", "--occupation 漁獵", "--status 已遷"):
+        assert any(flag in c for c in casts) and any(flag.split()[0] not in c for c in casts)
+    births = [re.search(r"--birth (\S+)", c) for c in casts]
+    assert {len(b[1]) for b in births if b} == {1, 2} and None in births  # a branch, a 干支, or none
+    # the 納音 of the 年命 needs its 干支
+    assert all(len(b[1]) == 2 for b, c in zip(births, casts, strict=True) if b and "nayin" in c)
+    members = [re.findall(r"--member (\S+)=(\S+)", c) for c in casts]
+    assert {len(m) for m in members} == {0, 1, 2, 3}
+    assert {name for m in members for name, _ in m} == set("夫妻父母子兄弟姑") | {"媳婦"}
+    assert {len(birth) for m in members for _, birth in m} == {1, 2}
     lessons = list(islice(liuren_samples(random.Random(1)), 30))
     moments = [s for s in lessons if s.inputs.startswith("--moment ")]
     assert moments and all(b"/yearSpirit>" in s.facts for s in moments)

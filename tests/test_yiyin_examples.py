@@ -173,7 +173,7 @@ def test_examples_with_a_querent_status(kg):
 def test_house_rules_need_the_querent_not_yet_moved_in(kg):
     """¶54 defines 宅 (line 5) and 人 (line 2) only 未住者; ¶56 龍值財福臨宅旺動者，宜遷 then fires on a 戊 day
     (青龍 on line 5) whose line 5 is a strong moving 子孫 — a chart the random witness readings rarely hit."""
-    cast = ("庚寅 丙寅 戊子", "777897")
+    cast = ("庚寅 戊寅 戊子", "777897")  # 庚 year: the 寅 month is 戊寅 (五虎遁)
     found = applying(reading(kg, *cast, status="未遷"))
     (hit,) = found["yiyin.qianyi.dragon-house"]
     assert hit.binding_labels == {"H": "五爻 子孫辛巳火"}

@@ -1,8 +1,8 @@
 """``kg chart liuren``: cast a 大六壬 課式 from the command line and print it.
 
 :data:`chart_command` is the click command the CLI mounts under ``kg chart``. Its input options
-are the decorator :func:`input_options`, and :func:`liuren_inputs` turns their values into the
-chart, so ``kg reading liuren`` can take the same inputs.
+are the decorator :func:`input_options`; :func:`liuren_inputs` turns their values into the chart
+and :func:`liuren_querent` into the querent facts, so ``kg reading liuren`` can take the same inputs.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import click
 
 from kg.calendar import ZiHourRule
 from kg.liuren.chart import Chart, Options, chart_from_inputs
-from kg.liuren.facts import chart_graph, reading_iri
+from kg.liuren.facts import QUERENT, chart_graph, reading_iri
 from kg.liuren.generals import DEFAULT_TEMPLE_TABLE, TEMPLE_TABLES, DayNightRule
 from kg.liuren.three_transmissions import DisputedReading, ShehaiVariant
 from kg.liuren.view import chart_to_json, render
@@ -99,6 +99,14 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
             "--birth", metavar="BRANCH", help="The querent's 年命 (birth-year branch or 干支), e.g. 子."
         ),
         click.option("--walking-year", metavar="BRANCH", help="The querent's 行年 (branch or 干支)."),
+        click.option(
+            "--sex", type=click.Choice(list(QUERENT["sex"][2])), help="The querent is 男 or 女 (¶42 妻占)."
+        ),
+        click.option(
+            "--occupation",
+            type=click.Choice(list(QUERENT["occupation"][2])),
+            help="The querent's calling where the text splits on it: 為官 (¶32 仕宦占者, ¶36 在朝官員), 漁獵 or 技藝.",
+        ),
     ]
     for decorator in reversed(decorators):
         command = decorator(command)
@@ -123,6 +131,12 @@ def liuren_inputs(**params: Any) -> Chart:
     return chart_from_inputs(**{k: params.get(k) for k in _INPUTS}, options=options)
 
 
+def liuren_querent(**params: Any) -> dict[str, str]:
+    """The querent facts (``sex``, ``occupation``: keys of :data:`kg.liuren.facts.QUERENT`) given
+    among the values of :func:`input_options`; other keys are ignored."""
+    return {key: params[key] for key in QUERENT if params.get(key) is not None}
+
+
 @click.command("liuren")
 @input_options
 @output_options
@@ -140,5 +154,7 @@ def chart_command(topic: str | None, name: str | None, output: str, **params: An
         lambda: liuren_inputs(**params),
         render,
         chart_to_json,
-        lambda chart, concept: chart_graph(chart, reading_iri(chart, name), concept),
+        lambda chart, concept: chart_graph(
+            chart, reading_iri(chart, name), concept, liuren_querent(**params)
+        ),
     )

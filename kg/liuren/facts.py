@@ -4,7 +4,8 @@
 calendar record, options), its entities — the twelve 天盤 spirits (神) with their 地盤 seat, 天將 (of
 the reading's plate, with its 五行 and 入廟, and those of the 晝 and the 夜 plate), 旬空/落空, 遁干, 六親,
 旺相休囚死, 十二長生 and 神煞 (丁神, 魁罡, the day stem's 祿神, 日德 and 墓神, 生氣 and 死氣 of the month,
-and the stars of the day branch's 三合 group: 驛馬 桃花 將星 華蓋 劫煞 災煞 亡神 謀星, kg/shensha.py); the day
+喪門 and 弔客 of the year, and the stars of the day branch's 三合 group: 驛馬 桃花 將星 華蓋 劫煞 災煞 亡神
+謀星, kg/shensha.py); the day
 stem (干) in its 寄宮; the day branch (支); the pillars (四直) that are known — the 四課 and the 三傳 as links
 to the spirits, and the relations (生 克 比和 of elements; 沖 合 刑 害 破 並 of branches) between every ordered pair of
 distinct entities. The 干 takes part in the branch relations by its 寄宮 (支干相沖: 癸 寄丑 沖 未;
@@ -20,21 +21,34 @@ same chart always gives the same graph.
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import cache
 
-from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import RDF
+import pyoxigraph as ox
+from rdflib import Graph, URIRef
 
 from kg.calendar import zhongqi_within_a_minute
-from kg.facts import FactBuilder, boolean
+from kg.errors import InputError
+from kg.facts import (
+    BRANCHES,
+    DK,
+    ELEMENTS,
+    GANZHI,
+    RDF,
+    STEMS,
+    YIN_YANG,
+    FactBuilder,
+    Facts,
+    boolean,
+    concept,
+)
 from kg.facts import reading_iri as _reading_iri
-from kg.ganzhi import Branch, GanZhi, dun_stem, stage
+from kg.ganzhi import Branch, Element, GanZhi, SeasonalState, dun_stem, stage
 from kg.liuren.chart import Chart
 from kg.liuren.four_lessons import Relation
-from kg.liuren.generals import TEMPLE_TABLES, DayNight
+from kg.liuren.generals import TEMPLE_TABLES, DayNight, General
 from kg.liuren.plates import LODGING, RANK, month_general
-from kg.shensha import GROUP_STARS, LU, MU_SHEN, QI_STARS, RI_DE
-from kg.six_relatives import relative
-from kg.vocabulary import DK, concept
+from kg.shensha import GROUP_STARS, LU, MU_SHEN, QI_STARS, RI_DE, YEAR_STARS
+from kg.six_relatives import Relative
 
 KETI_SLUGS: dict[str, str] = {
     "元首": "yuanshou",
@@ -89,25 +103,22 @@ KETI_SLUGS: dict[str, str] = {
 ZEIKE = frozenset(("元首", "重審", "知一", "涉害"))
 """The sub-types of the 賊克 門 (keti:zeike): a chart with one of them also carries 賊克."""
 
-_LESSON_RELATION: dict[Relation, str] = {
-    Relation.SHANG_KE_XIA: "shangkexia",
-    Relation.XIA_ZEI_SHANG: "xiazeishang",
-    Relation.SHANG_SHENG_XIA: "shangshengxia",
-    Relation.XIA_SHENG_SHANG: "xiashengshang",
-    Relation.BI_HE: "lesson-bihe",
+_LESSON_RELATION: dict[Relation, ox.NamedNode] = {
+    Relation.SHANG_KE_XIA: concept("relation", "shangkexia"),
+    Relation.XIA_ZEI_SHANG: concept("relation", "xiazeishang"),
+    Relation.SHANG_SHENG_XIA: concept("relation", "shangshengxia"),
+    Relation.XIA_SHENG_SHANG: concept("relation", "xiashengshang"),
+    Relation.BI_HE: concept("relation", "lesson-bihe"),
 }
-"""上克下, 下賊上, 上生下, 下生上, 上下比和 → dk:RelationScheme slugs."""
+"""上克下, 下賊上, 上生下, 下生上, 上下比和 → dk:RelationScheme concepts."""
 
-_GENERAL_RELATION: tuple[str, ...] = ("bihe", "sheng", "ke", "kejiang", "shengjiang")
+_GENERAL_RELATION = tuple(concept("relation", r) for r in ("bihe", "sheng", "ke", "kejiang", "shengjiang"))
 """dk:generalRelation by (spirit element − general element) mod 5 in the order 木火土金水: 比和,
 將生神, 將克神, 神克將, 神生將."""
 
-_SEAT_RELATION: tuple[str, ...] = (
-    "lesson-bihe",
-    "shangshengxia",
-    "shangkexia",
-    "xiazeishang",
-    "xiashengshang",
+_SEAT_RELATION = tuple(
+    concept("relation", r)
+    for r in ("lesson-bihe", "shangshengxia", "shangkexia", "xiazeishang", "xiashengshang")
 )
 """dk:seatRelation by (seat element − spirit element) mod 5: 比和, 上生下, 上克下, 下賊上 (the seat
 overcomes the spirit), 下生上."""
@@ -116,6 +127,36 @@ PILLAR_NAMES = {"year": "太歲", "month": "月建", "day": "日辰", "hour": "�
 """The 四直 as the texts name them."""
 
 _PILLAR_LINKS = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
+
+_GENERALS = tuple(concept("general", g.slug) for g in General)
+_RELATIVES = tuple(concept("rel", r.slug) for r in Relative)
+_STATES = tuple(concept("state", s.slug) for s in SeasonalState)
+_SEAT_CLASSES = tuple(concept("seat", RANK[b].slug) for b in Branch)
+"""天將, 六親, 旺相休囚死 and the 孟仲季 of each 地盤 branch, as concepts by index."""
+
+_STAGES = tuple(tuple(concept("stage", stage(e, b).slug) for b in Branch) for e in Element)
+"""十二長生 of element e at 地盤 branch b, ``[e][b]``."""
+
+
+@cache
+def _dun_stems(day: GanZhi) -> tuple[ox.NamedNode | None, ...]:
+    """遁干 of each branch on ``day`` (None for its 旬空)."""
+    return tuple(None if (s := dun_stem(day, b)) is None else STEMS[s] for b in Branch)
+
+
+_KUIGANG = (Branch.CHEN, Branch.XU)
+"""魁罡: 天罡 辰 and 河魁 戌."""
+
+QUERENT: dict[str, tuple[ox.NamedNode, str, dict[str, str]]] = {
+    "sex": (DK.querentSex, "sex", {"男": "male", "女": "female"}),
+    "occupation": (
+        DK.querentOccupation,
+        "occupation",
+        {"為官": "official", "漁獵": "fishing-hunting", "技藝": "crafts"},
+    ),
+}
+"""Querent facts by key: the reading property, the concept prefix and the written values → concept
+slugs (dk:QuerentSexScheme, dk:OccupationScheme): 《直指》 ¶42 妻占 (女), ¶32 仕宦占者 and ¶36 在朝官員 (為官)."""
 
 
 def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
@@ -134,36 +175,31 @@ def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
     return _reading_iri(name, "liuren", f"{when}|{options}|{querent}")
 
 
-def _yin_yang(is_yang: bool) -> URIRef:
-    return concept("yy", "yang" if is_yang else "yin")
-
-
 class _Builder(FactBuilder):
     """The triples of one 大六壬 chart."""
 
     def __init__(self, chart: Chart, reading: URIRef) -> None:
         super().__init__(reading)
         self.chart = chart
-
-    def spirit_iri(self, branch: Branch) -> URIRef:
-        return self.iri("spirit", branch.slug)
+        self.spirit_iris = tuple(self.iri("spirit", b.slug) for b in Branch)
+        """``<reading>/spirit/<slug>`` of each 天盤 branch."""
 
     # ── the reading ──────────────────────────────────────────────────────────────────────────
 
-    def reading_facts(self, topic: URIRef | None) -> None:
-        """Inputs, 晝/夜 and 貴人 順/逆, 課體, 年命, calendar record and options."""
-        chart, r = self.chart, self.reading
+    def reading_facts(self, topic: URIRef | None, querent: dict[str, str] | None = None) -> None:
+        """Inputs, 晝/夜 and 貴人 順/逆, 課體, 年命, the querent's sex and calling, calendar record and options."""
+        chart, r, spirit = self.chart, self.reading, self.spirit_iris
         self.add(r, RDF.type, DK.Reading)
-        self.add(r, DK.label, Literal(f"大六壬 {chart.day.name}日 第{chart.ju}局"))
+        self.add(r, DK.label, ox.Literal(f"大六壬 {chart.day.name}日 第{chart.ju}局"))
         self.add(r, DK.system, DK.LiuRen)
         if topic is not None:
-            self.add(r, DK.topic, topic)
-        self.add(r, DK.dayGanzhi, concept("gz", chart.day.slug))
-        self.add(r, DK.ju, Literal(chart.ju))
+            self.add(r, DK.topic, ox.NamedNode(str(topic)))
+        self.add(r, DK.dayGanzhi, GANZHI[chart.day.index])
+        self.add(r, DK.ju, ox.Literal(chart.ju))
         if chart.month_general is not None:
-            self.add(r, DK.monthGeneral, concept("br", chart.month_general.branch.slug))
+            self.add(r, DK.monthGeneral, BRANCHES[chart.month_general.branch])
         if chart.hour is not None:
-            self.add(r, DK.hourBranch, concept("br", chart.hour.slug))
+            self.add(r, DK.hourBranch, BRANCHES[chart.hour])
         if chart.day_night is not None:
             self.add(r, DK.dayNight, concept("dn", "day" if chart.day_night is DayNight.DAY else "night"))
         if (procession := chart.procession) is not None:
@@ -174,15 +210,20 @@ class _Builder(FactBuilder):
         if names & ZEIKE:
             self.add(r, DK.keti, concept("keti", "zeike"))
         if chart.birth is not None:
-            self.add(r, DK.birthBranch, concept("br", chart.birth.branch.slug))
-            self.add(r, DK.birthSpirit, self.spirit_iri(chart.birth.upper))
+            self.add(r, DK.birthBranch, BRANCHES[chart.birth.branch])
+            self.add(r, DK.birthSpirit, spirit[chart.birth.upper])
+        for key, value in (querent or {}).items():
+            prop, prefix, slugs = QUERENT[key]
+            if value not in slugs:
+                raise InputError(f"querent {key} {value!r}: expected {' or '.join(slugs)}")
+            self.add(r, prop, concept(prefix, slugs[value]))
         if chart.walking_year is not None:
-            self.add(r, DK.walkingYearBranch, concept("br", chart.walking_year.branch.slug))
-            self.add(r, DK.walkingYearSpirit, self.spirit_iri(chart.walking_year.upper))
+            self.add(r, DK.walkingYearBranch, BRANCHES[chart.walking_year.branch])
+            self.add(r, DK.walkingYearSpirit, spirit[chart.walking_year.upper])
         if chart.pillars is not None:
-            self.add(r, DK.yearSpirit, self.spirit_iri(chart.upper(chart.pillars.year.branch)))
+            self.add(r, DK.yearSpirit, spirit[chart.upper(chart.pillars.year.branch)])
         if chart.month is not None:
-            self.add(r, DK.monthSpirit, self.spirit_iri(chart.upper(chart.month)))
+            self.add(r, DK.monthSpirit, spirit[chart.upper(chart.month)])
         if len({lesson.upper for lesson in chart.lessons}) < 4:
             self.add(r, DK.keti, concept("keti", "bubei"))
         moment = None if chart.calendar is None else chart.calendar.moment
@@ -191,58 +232,73 @@ class _Builder(FactBuilder):
 
     # ── entities ─────────────────────────────────────────────────────────────────────────────
 
+    def stars(self) -> dict[Branch, list[ox.NamedNode]]:
+        """The 神煞 on each 天盤 branch: 丁神, the day branch's 三合-group stars, 魁罡, the day stem's 祿神,
+        日德 and 墓神, 生氣 and 死氣 of the month and 喪門 and 弔客 of the year when they are known."""
+        chart = self.chart
+        day = chart.day
+        found = [("dingshen", chart.ding)]
+        found += [(table.slug, table.at(day.branch)) for table in GROUP_STARS]
+        found += [("kuigang", branch) for branch in _KUIGANG]
+        found += [
+            ("lu", LU.at(day.stem)),
+            ("ride", RI_DE.at(day.stem)),
+            ("mushen", MU_SHEN[chart.options.stem_tomb].at(day.stem)),
+        ]
+        if chart.month is not None:
+            found += [(table.slug, table.at(chart.month)) for table in QI_STARS]
+        if chart.pillars is not None:
+            found += [(table.slug, table.at(chart.pillars.year.branch)) for table in YEAR_STARS]
+        stars: dict[Branch, list[ox.NamedNode]] = {}
+        for slug, branch in found:
+            if isinstance(branch, Branch):
+                stars.setdefault(branch, []).append(concept("star", slug))
+        return stars
+
     def spirits(self) -> None:
         """The twelve 天盤 spirits (神) with what sits under and rides on them."""
         chart = self.chart
         day = chart.day
         stem_element = day.stem.element
-        ding = chart.ding
         temple = TEMPLE_TABLES[chart.options.temple_table]
-        tomb = MU_SHEN[chart.options.stem_tomb].at(day.stem)
-        virtue = RI_DE.at(day.stem)
-        month = chart.month
-        qi = () if month is None else tuple((table.slug, table.at(month)) for table in QI_STARS)
+        stars = self.stars()
+        dun_stems = _dun_stems(day)
+        spirit = self.spirit_iris
+        t = self.triples
         for seat in chart.seats:
             branch, earth = seat.heaven, seat.earth
             element = branch.element
-            iri = self.spirit_iri(branch)
+            iri = spirit[branch]
             label = f"{month_general(branch).name} {branch.char} 加 {earth.char}"
             if seat.general is not None:
                 label += f" 乘 {seat.general.char}"
             self.entity(iri, DK.Spirit, label, DK.spirit, branch, element)
-            self.add(iri, DK.branch, concept("br", branch.slug))
-            self.add(iri, DK.yinYang, _yin_yang(branch.is_yang))
-            self.add(iri, DK.seat, concept("br", earth.slug))
-            self.add(iri, DK.seatClass, concept("seat", RANK[earth].slug))
-            self.add(iri, DK.dayGeneral, concept("general", seat.day_general.slug))
-            self.add(iri, DK.nightGeneral, concept("general", seat.night_general.slug))
-            if seat.general is not None:
-                self.add(iri, DK.general, concept("general", seat.general.slug))
-                relation = _GENERAL_RELATION[(element - seat.general.element) % 5]
-                self.add(iri, DK.generalRelation, concept("relation", relation))
-                self.add(iri, DK.generalElement, concept("el", seat.general.element.slug))
-                self.add(iri, DK.inTemple, boolean(branch == temple.home(seat.general)))
-            self.add(iri, DK.void, boolean(seat.void))
-            self.add(iri, DK.seatVoid, boolean(seat.fallen_void))
-            if (dun := dun_stem(day, branch)) is not None:
-                self.add(iri, DK.dunStem, concept("stem", dun.slug))
-            self.add(iri, DK.relative, concept("rel", relative(stem_element, element).slug))
+            t += (
+                (iri, DK.branch, BRANCHES[branch]),
+                (iri, DK.yinYang, YIN_YANG[branch.is_yang]),
+                (iri, DK.seat, BRANCHES[earth]),
+                (iri, DK.seatClass, _SEAT_CLASSES[earth]),
+                (iri, DK.dayGeneral, _GENERALS[seat.day_general]),
+                (iri, DK.nightGeneral, _GENERALS[seat.night_general]),
+                (iri, DK.void, boolean(seat.void)),
+                (iri, DK.seatVoid, boolean(seat.fallen_void)),
+                (iri, DK.relative, _RELATIVES[(element - stem_element) % 5]),
+                (iri, DK.stage, _STAGES[element][earth]),
+                (iri, DK.seatRelation, _SEAT_RELATION[(earth.element - element) % 5]),
+                (iri, DK.yinSpirit, spirit[chart.upper(branch)]),
+            )
+            if (general := seat.general) is not None:
+                t += (
+                    (iri, DK.general, _GENERALS[general]),
+                    (iri, DK.generalRelation, _GENERAL_RELATION[(element - general.element) % 5]),
+                    (iri, DK.generalElement, ELEMENTS[general.element]),
+                    (iri, DK.inTemple, boolean(branch == temple.home(general))),
+                )
+            if (dun := dun_stems[branch]) is not None:
+                t.append((iri, DK.dunStem, dun))
             if seat.state is not None:
-                self.add(iri, DK.seasonalState, concept("state", seat.state.slug))
-            self.add(iri, DK.stage, concept("stage", stage(element, earth).slug))
-            for star, on in (
-                ("dingshen", branch == ding),
-                *((table.slug, branch == table.at(day.branch)) for table in GROUP_STARS),
-                ("kuigang", branch in (Branch.CHEN, Branch.XU)),
-                ("lu", branch == LU.at(day.stem)),
-                ("ride", branch == virtue),
-                ("mushen", branch == tomb),
-                *((slug, branch == at) for slug, at in qi),
-            ):
-                if on:
-                    self.add(iri, DK.shensha, concept("star", star))
-            self.add(iri, DK.seatRelation, concept("relation", _SEAT_RELATION[(earth.element - element) % 5]))
-            self.add(iri, DK.yinSpirit, self.spirit_iri(chart.upper(branch)))
+                t.append((iri, DK.seasonalState, _STATES[seat.state]))
+            t += [(iri, DK.shensha, star) for star in stars.get(branch, ())]
 
     def gan_zhi(self) -> None:
         """The day stem (干, lodged in its 寄宮, which stands for it in 沖 合 刑 害 破 並) and the day branch (支)."""
@@ -250,12 +306,12 @@ class _Builder(FactBuilder):
         gan, zhi = self.iri("gan"), self.iri("zhi")
         lodging = LODGING[stem]
         self.entity(gan, DK.DayStem, f"日干 {stem.char} 寄{lodging.char}", DK.gan, lodging, stem.element)
-        self.add(gan, DK.stem, concept("stem", stem.slug))
-        self.add(gan, DK.yinYang, _yin_yang(stem.is_yang))
-        self.add(gan, DK.lodging, concept("br", lodging.slug))
+        self.add(gan, DK.stem, STEMS[stem])
+        self.add(gan, DK.yinYang, YIN_YANG[stem.is_yang])
+        self.add(gan, DK.lodging, BRANCHES[lodging])
         self.entity(zhi, DK.DayBranch, f"日支 {branch.char}", DK.zhi, branch, branch.element)
-        self.add(zhi, DK.branch, concept("br", branch.slug))
-        self.add(zhi, DK.yinYang, _yin_yang(branch.is_yang))
+        self.add(zhi, DK.branch, BRANCHES[branch])
+        self.add(zhi, DK.yinYang, YIN_YANG[branch.is_yang])
 
     def pillars(self) -> None:
         """The 四直 that are known: all four from a moment; otherwise the day 干支, and the 月建
@@ -280,39 +336,41 @@ class _Builder(FactBuilder):
             self.entity(iri, DK.Pillar, f"{PILLAR_NAMES[kind]} {name}", DK.pillar, branch, branch.element)
             self.add(self.reading, _PILLAR_LINKS[kind], iri)
             self.add(iri, DK.pillarKind, concept("pillar", kind))
-            self.add(iri, DK.branch, concept("br", branch.slug))
+            self.add(iri, DK.branch, BRANCHES[branch])
             if isinstance(value, GanZhi):
-                self.add(iri, DK.stem, concept("stem", value.stem.slug))
-                self.add(iri, DK.ganzhi, concept("gz", value.slug))
-            self.add(iri, DK.relative, concept("rel", relative(stem_element, branch.element).slug))
+                self.add(iri, DK.stem, STEMS[value.stem])
+                self.add(iri, DK.ganzhi, GANZHI[value.index])
+            self.add(iri, DK.relative, _RELATIVES[(branch.element - stem_element) % 5])
 
     # ── 四課, 三傳, relations ───────────────────────────────────────────────────────────────────
 
     def lessons(self) -> None:
         """四課: upper spirit, lower (干 for 1課, 支 for 3課, the spirit of the lower branch for 2課 and
         4課), 生克 relation; 干上神, 支上神 and the distinct uppers (課上神)."""
-        chart = self.chart
+        chart, r, spirit = self.chart, self.reading, self.spirit_iris
         for lesson in chart.lessons:
             iri = self.iri("lesson", lesson.number)
-            upper = self.spirit_iri(lesson.upper)
+            upper = spirit[lesson.upper]
             if lesson.number == 1:
                 lower = self.iri("gan")
             elif lesson.number == 3:
                 lower = self.iri("zhi")
             else:
                 assert isinstance(lesson.lower, Branch)
-                lower = self.spirit_iri(lesson.lower)
-            self.add(self.reading, DK.lesson, iri)
-            self.add(iri, RDF.type, DK.Lesson)
+                lower = spirit[lesson.lower]
             label = f"{lesson.number}課 {lesson.upper.char}/{lesson.lower.char} {lesson.relation.char}"
-            self.add(iri, DK.label, Literal(label))
-            self.add(iri, DK.lessonNumber, Literal(lesson.number))
-            self.add(iri, DK["upper"], upper)
-            self.add(iri, DK["lower"], lower)
-            self.add(iri, DK.lessonRelation, concept("relation", _LESSON_RELATION[lesson.relation]))
-            self.add(self.reading, DK.lessonUpper, upper)
-        self.add(self.reading, DK.ganShang, self.spirit_iri(chart.gan_shang))
-        self.add(self.reading, DK.zhiShang, self.spirit_iri(chart.zhi_shang))
+            self.triples += (
+                (r, DK.lesson, iri),
+                (iri, RDF.type, DK.Lesson),
+                (iri, DK.label, ox.Literal(label)),
+                (iri, DK.lessonNumber, ox.Literal(lesson.number)),
+                (iri, DK.upper, upper),
+                (iri, DK.lower, lower),
+                (iri, DK.lessonRelation, _LESSON_RELATION[lesson.relation]),
+                (r, DK.lessonUpper, upper),
+            )
+        self.add(r, DK.ganShang, spirit[chart.gan_shang])
+        self.add(r, DK.zhiShang, spirit[chart.zhi_shang])
 
     def transmissions(self) -> None:
         """三傳: 初傳 (發用), 中傳, 末傳 as links to their spirits."""
@@ -321,26 +379,36 @@ class _Builder(FactBuilder):
             self.chart.derivation.branches,
             strict=True,
         ):
-            spirit = self.spirit_iri(branch)
+            spirit = self.spirit_iris[branch]
             self.add(self.reading, predicate, spirit)
             self.add(self.reading, DK.transmission, spirit)
 
 
-def chart_graph(chart: Chart, reading: URIRef, topic: URIRef | None = None) -> Graph:
-    """The chart as an RDF graph about ``reading`` (see the module doc for the IRI scheme).
+def chart_facts(
+    chart: Chart, reading: URIRef, topic: URIRef | None = None, querent: dict[str, str] | None = None
+) -> Facts:
+    """The chart's facts about ``reading`` (see the module doc for the IRI scheme), for retrieval.
 
     ``topic`` is a concept of dk:TopicScheme. The 年命 (dk:birthBranch, dk:birthSpirit) comes from
-    the chart (:func:`kg.liuren.chart_from_inputs` ``birth``).
+    the chart (:func:`kg.liuren.chart_from_inputs` ``birth``); ``querent`` may give ``sex`` (男 or 女)
+    and ``occupation`` (為官, 漁獵 or 技藝), keys of :data:`QUERENT`.
     """
     builder = _Builder(chart, reading)
-    builder.reading_facts(topic)
+    builder.reading_facts(topic, querent)
     builder.spirits()
     builder.gan_zhi()
     builder.pillars()
     builder.lessons()
     builder.transmissions()
     builder.relations()
-    return builder.graph()
+    return builder.facts()
 
 
-__all__ = ["KETI_SLUGS", "PILLAR_NAMES", "chart_graph", "reading_iri"]
+def chart_graph(
+    chart: Chart, reading: URIRef, topic: URIRef | None = None, querent: dict[str, str] | None = None
+) -> Graph:
+    """The facts of :func:`chart_facts` as an rdflib graph (Turtle output, the Python API)."""
+    return chart_facts(chart, reading, topic, querent).graph()
+
+
+__all__ = ["KETI_SLUGS", "PILLAR_NAMES", "QUERENT", "chart_facts", "chart_graph", "reading_iri"]

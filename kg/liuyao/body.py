@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from kg.ganzhi import Branch
 from kg.liuyao.hexagrams import Hexagram
@@ -52,6 +53,7 @@ class GuaShen:
     positions: tuple[int, ...]
 
 
+@cache
 def gua_shen(hexagram: Hexagram, rule: GuaShenRule = GuaShenRule.MONTH) -> GuaShen:
     """卦身 of the 本卦 under ``rule``."""
     branches = [g.branch for g in hexagram.najia]

@@ -7,11 +7,14 @@ default documented; a chart records the options it was made with.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, fields
 from datetime import datetime
 from enum import IntEnum, StrEnum
+from functools import cache
+from typing import TypeVar
 
-from kg.calendar import CalendarRecord, Pillars, ZiHourRule, next_jie, parse_moment, pillars_at
+from kg.calendar import CalendarRecord, Pillars, ZiHourRule, given_pillars, next_jie, parse_moment, pillars_at
 from kg.errors import InputError
 from kg.ganzhi import (
     CHANGSHENG_VARIANTS,
@@ -41,9 +44,12 @@ from kg.shensha import (
     LU,
     MONTH_STARS,
     NOBLE_TABLES,
+    QI_STARS,
+    SUI_DE,
     TIAN_XI,
     WEN_CHANG,
     YANG_REN,
+    YEAR_STARS,
     Basis,
     Star,
     StarTable,
@@ -83,6 +89,16 @@ class NatalElement(StrEnum):
     """納音五行 of the birth-year 干支 (甲子乙丑海中金 …), the 三命 reckoning; needs the stem."""
 
 
+class HiddenDarkMoving(StrEnum):
+    """Whether a 伏神 the day clashes can be 暗動, docs/liuyao-doctrine.md §4.6."""
+
+    YES = "yes"
+    """As a static line: 暗動 when the day clashes it while it is 旺 or 相 in the month (《易隱》〈棟梁〉
+    "或鬼伏六爻暗動者", "父下伏火鬼暗動"). Default."""
+    NO = "no"
+    """Only lines of the 本卦 move in secret (《增刪卜易·暗動章》 reads 暗動 of static lines); a 伏神 never."""
+
+
 class ShenShaBase(StrEnum):
     """Which pillar the stem- and 三合-group-based 神煞 are read from."""
 
@@ -118,6 +134,8 @@ class Options:
     """卦反吟: by the branches (增刪卜易) or by the 後天 circle (卜筮正宗)."""
     natal_element: NatalElement = NatalElement.BRANCH
     """Element of the 年命: of its branch, or its 納音."""
+    hidden_dark_moving: HiddenDarkMoving = HiddenDarkMoving.YES
+    """暗動 of a 伏神 clashed by the day: as of a static line, or never."""
 
     def __post_init__(self) -> None:
         for name, allowed in (
@@ -143,6 +161,7 @@ class Options:
             "zi_hour": ZiHourRule,
             "fan_yin": FanYinRule,
             "natal_element": NatalElement,
+            "hidden_dark_moving": HiddenDarkMoving,
         }
         converted: dict[str, object] = {}
         for name, value in values.items():
@@ -306,6 +325,8 @@ class Line(Placed):
     ghost_tomb: bool
     """隨鬼入墓: the line's 墓 is the day, a moving line or its own changed line, and that 墓 or the
     line itself is 官鬼."""
+    true_palace: bool
+    """真宮: the line lies in the trigram of its hexagram's palace (假宮 when False)."""
 
 
 @dataclass(frozen=True)
@@ -332,6 +353,8 @@ class ChangedLine(Placed):
     """化墓: the changed branch is the 墓 of the moving line's element."""
     to_jue: bool
     """化絕: the changed branch is the 絕 of the moving line's element."""
+    to_death: bool
+    """化死: the changed branch is the 死 of the moving line's element."""
     to_break: bool
     """化破: the changed branch is 月破."""
     advance: bool
@@ -341,6 +364,8 @@ class ChangedLine(Placed):
     fu_yin: bool
     """爻伏吟: the branch is unchanged (only 寅 辰 申 戌, 乾↔震)."""
     shensha: tuple[str, ...]
+    true_palace: bool
+    """真宮: the line lies in the trigram of the 變卦's palace (假宮 when False)."""
 
 
 @dataclass(frozen=True)
@@ -349,6 +374,8 @@ class HiddenLine(Placed):
 
     flying_relation: FlyingRelation
     """飛來生伏, 飛來克伏, 伏去生飛, 伏克飛神 or 比和."""
+    hidden_move: bool
+    """暗動: clashed by the day while 旺 or 相 in the month, under ``Options.hidden_dark_moving``."""
 
 
 class FrameKind(StrEnum):
@@ -363,7 +390,8 @@ class FrameKind(StrEnum):
     MONTH = "month"
     """Two moving lines, the month branch supplying the third."""
     LATENT = "latent"
-    """虛一待用: two moving lines, the third branch nowhere in the chart."""
+    """虛一待用: two moving lines, the third branch on no 本卦 line, no 變爻 of a moving line, neither
+    day nor month (a static position of the 變卦 does not count, docs/liuyao-doctrine.md §4.12)."""
 
 
 @dataclass(frozen=True)
@@ -458,56 +486,108 @@ class Chart:
     def moving_positions(self) -> tuple[int, ...]:
         return tuple(line.position for line in self.lines if line.moving)
 
-    def appearances(self, rel: Relative) -> int:
-        """How often a relative occurs among the 本卦 lines, the 變爻 of moving lines and the 伏神."""
+    def appearances(self) -> Counter[Relative]:
+        """How often each relative occurs among the 本卦 lines, the 變爻 of moving lines and the 伏神."""
         placed: list[Placed] = [*self.lines, *(c for c in self.changed_lines if c.moving), *self.hidden_lines]
-        return sum(p.relative is rel for p in placed)
+        return Counter(p.relative for p in placed)
 
     def treasury_of(self, branch: Branch) -> tuple[Relative, ...]:
         """X庫: the relatives whose element has its 墓 at ``branch`` (財庫 …), by the palace element."""
-        palace = self.hexagram.palace_element
-        variant = self.options.changsheng
-        return tuple(r for r in Relative if tomb(Element((palace + r) % 5), variant) == branch)
+        return _treasuries(self.hexagram.palace_element, self.options.changsheng).get(branch, ())
 
     @property
     def absent_relatives(self) -> tuple[Relative, ...]:
         """不上卦: the relatives no 本卦 line carries."""
         present = {line.relative for line in self.lines}
-        return tuple(r for r in Relative if r not in present)
+        return tuple(r for r in RELATIVES if r not in present)
 
     @property
     def twice_relatives(self) -> tuple[Relative, ...]:
         """兩現: the relatives exactly two 本卦 lines carry."""
-        return tuple(r for r in Relative if sum(line.relative is r for line in self.lines) == 2)
+        return tuple(r for r in RELATIVES if sum(line.relative is r for line in self.lines) == 2)
 
     @property
     def heavy_relatives(self) -> tuple[Relative, ...]:
         """三五重: the relatives with at least :data:`HEAVY` appearances."""
-        return tuple(r for r in Relative if self.appearances(r) >= HEAVY)
+        counts = self.appearances()
+        return tuple(r for r in RELATIVES if counts[r] >= HEAVY)
+
+
+RELATIVES: tuple[Relative, ...] = tuple(Relative)
+"""The 六親 in order (iterating the enum itself is slow)."""
+
+
+@cache
+def _treasuries(palace: Element, changsheng: str) -> dict[Branch, tuple[Relative, ...]]:
+    """The relatives whose element has its 墓 at each branch, by the palace element (X庫)."""
+    found: dict[Branch, tuple[Relative, ...]] = {}
+    for r in RELATIVES:
+        grave = tomb(Element((palace + r) % 5), changsheng)
+        found[grave] = (*found.get(grave, ()), r)
+    return found
 
 
 # ── computation ─────────────────────────────────────────────────────────────────────────────
 
+_T = TypeVar("_T")
+
+DEFAULT_OPTIONS = Options()
+_GIVEN = CalendarRecord.given()
+"""The default options and the record of given pillars (frozen, so charts share them)."""
+
+_pillar = cache(Pillar)
+
+
+def _frozen(cls: type[_T], values: dict[str, object]) -> _T:
+    """An instance of the frozen dataclass ``cls`` from every one of its field values, set at once:
+    the generated ``__init__`` sets them one by one through ``object.__setattr__`` (3 µs a line)."""
+    instance = object.__new__(cls)
+    instance.__dict__.update(values)
+    return instance
+
+
+_RELATIVE: tuple[tuple[Relative, ...], ...] = tuple(tuple(relative(a, b) for b in Element) for a in Element)
+"""六親 of element b against palace element a, ``[a][b]`` (:func:`kg.six_relatives.relative`)."""
+
+Standing = tuple[bool, SeasonalState, Stage, bool, bool, bool]
+"""A branch's 旬空, 旺相休囚死, 十二長生 at the day, 月破, clash by the day and 有氣, on one month and day."""
+
+
+@cache
+def _standings(month: Branch, day: GanZhi, changsheng: str) -> tuple[Standing, ...]:
+    """The :data:`Standing` of each branch 子 … 亥 on a month and day (a table per day and month)."""
+    void = day.xun_void
+    standings = []
+    for branch in Branch:
+        element = branch.element
+        seasonal = seasonal_state(element, month)
+        day_stage = stage(element, day.branch, changsheng)
+        vital = seasonal in VITAL_STATES or day_stage in VITAL_STAGES
+        standings.append(
+            (branch in void, seasonal, day_stage, clashes(branch, month), clashes(branch, day.branch), vital)
+        )
+    return tuple(standings)
+
 
 def _placed(
-    position: int, gz: GanZhi, palace: Element, month: GanZhi, day: GanZhi, options: Options
+    position: int, gz: GanZhi, palace: Element, standings: tuple[Standing, ...], xun: GanZhi
 ) -> dict[str, object]:
+    """The :class:`Placed` fields of the 干支 ``gz`` at ``position`` (``xun``: the day's 旬首)."""
+    void, seasonal, day_stage, month_broken, day_clash, vital = standings[gz.branch]
     element = gz.branch.element
-    seasonal = seasonal_state(element, month.branch)
-    day_stage = stage(element, day.branch, options.changsheng)
     return {
         "position": position,
         "stem": gz.stem,
         "branch": gz.branch,
         "element": element,
-        "relative": relative(palace, element),
-        "void": gz.branch in day.xun_void,
+        "relative": _RELATIVE[palace][element],
+        "void": void,
         "seasonal": seasonal,
         "stage": day_stage,
-        "month_broken": clashes(gz.branch, month.branch),
-        "day_clash": clashes(gz.branch, day.branch),
-        "vital": seasonal in VITAL_STATES or day_stage in VITAL_STAGES,
-        "in_xun": gz.xun_head == day.xun_head,
+        "month_broken": month_broken,
+        "day_clash": day_clash,
+        "vital": vital,
+        "in_xun": gz.xun_head == xun,
     }
 
 
@@ -527,7 +607,7 @@ def _follows_ghost_into_tomb(
     if moving[i]:
         carriers.add(changed[i].branch)
     ghost = Relative.GUANGUI
-    return grave in carriers and ghost in (relative(palace, own.element), relative(palace, grave.element))
+    return grave in carriers and ghost in (_RELATIVE[palace][own.element], _RELATIVE[palace][grave.element])
 
 
 def _fan_yin(
@@ -559,51 +639,88 @@ def carries(target: Star, gz: GanZhi) -> bool:
     return gz.stem == target if isinstance(target, Stem) else gz.branch == target
 
 
+def _code(star: Star | None) -> int | None:
+    """A star's key in :func:`_carriers`: a branch by its index, a stem after the twelve branches."""
+    if star is None:
+        return None
+    return star + 12 if isinstance(star, Stem) else int(star)
+
+
+@cache
+def _carriers(najia: tuple[GanZhi, ...]) -> dict[int | None, tuple[int, ...]]:
+    """The positions (1–6) carrying each branch and each stem of the 納甲, by :func:`_code` (a table
+    per hexagram)."""
+    found: dict[int | None, tuple[int, ...]] = {}
+    for position, gz in enumerate(najia, 1):
+        for code in (_code(gz.branch), _code(gz.stem)):
+            found[code] = (*found.get(code, ()), position)
+    return found
+
+
+@cache
+def _tables(yang_ren: str, tian_xi: str) -> tuple[tuple[StarTable, str | None, tuple[int | None, ...]], ...]:
+    """The 神煞 tables a chart reads under these table variants, in the order of :attr:`Chart.shensha`
+    after the 天乙貴人, with the variant each one records and the :func:`_code` of each value."""
+    tables = (
+        (LU, None),
+        (YANG_REN[yang_ren], yang_ren),
+        (WEN_CHANG, None),
+        *((t, None) for t in GROUP_STARS),
+        (TIAN_XI[tian_xi], tian_xi),
+        *((t, None) for t in (*MONTH_STARS, *QI_STARS, *YEAR_STARS, SUI_DE)),
+    )
+    return tuple((table, variant, tuple(map(_code, table.values))) for table, variant in tables)
+
+
+_hit = cache(lambda *fields: ShenShaHit(*fields))
+"""A :class:`ShenShaHit`, made once for each value (charts share them)."""
+
+
 def _shensha(
     pillars: Pillars, options: Options, najia: tuple[GanZhi, ...], changed: tuple[GanZhi, ...]
 ) -> tuple[ShenShaHit, ...]:
     base = pillars.day if options.shensha_base is ShenShaBase.DAY else pillars.year
     keys = {Basis.STEM: base.stem, Basis.GROUP: base.branch, Basis.MONTH: pillars.month.branch}
     keys[Basis.YEAR] = pillars.year.branch
-
-    def hit(name: str, slug: str, variant: str | None, basis: Basis, targets: tuple[Star, ...]) -> ShenShaHit:
-        return ShenShaHit(
-            name,
-            slug,
-            variant,
-            basis,
-            keys[basis],
-            targets,
-            tuple(i + 1 for i, gz in enumerate(najia) if any(carries(t, gz) for t in targets)),
-            tuple(i + 1 for i, gz in enumerate(changed) if any(carries(t, gz) for t in targets)),
+    keys[Basis.YEAR_STEM] = pillars.year.stem
+    here, there = _carriers(najia), _carriers(changed)
+    noble = NOBLE_TABLES[options.noble].day_night[base.stem]
+    positions = [
+        tuple(sorted({p for b in noble for p in found.get(_code(b), ())})) for found in (here, there)
+    ]
+    hits = [_hit("天乙貴人", "tianyi", options.noble, Basis.STEM, base.stem, noble, *positions)]
+    for table, variant, codes in _tables(options.yang_ren, options.tian_xi):
+        key = keys[table.basis]
+        value, code = table.values[key], codes[key]
+        targets = () if value is None else (value,)
+        hits.append(
+            _hit(
+                table.name,
+                table.slug,
+                variant,
+                table.basis,
+                key,
+                targets,
+                here.get(code, ()),
+                there.get(code, ()),
+            )
         )
-
-    def from_table(table: StarTable, variant: str | None) -> ShenShaHit:
-        value = table.at(keys[table.basis])
-        return hit(table.name, table.slug, variant, table.basis, () if value is None else (value,))
-
-    noble = NOBLE_TABLES[options.noble]
-    return (
-        hit("天乙貴人", "tianyi", options.noble, Basis.STEM, noble.day_night[base.stem]),
-        from_table(LU, None),
-        from_table(YANG_REN[options.yang_ren], options.yang_ren),
-        from_table(WEN_CHANG, None),
-        *(from_table(t, None) for t in GROUP_STARS),
-        from_table(TIAN_XI[options.tian_xi], options.tian_xi),
-        *(from_table(t, None) for t in MONTH_STARS),
-    )
+    return tuple(hits)
 
 
 def _frames(
     lines: tuple[Line, ...], changed: tuple[ChangedLine, ...], month: Branch, day: Branch
 ) -> tuple[HarmonyFrame, ...]:
-    frames = []
+    frames: list[HarmonyFrame] = []
+    moving_lines = [(line.position, line.branch) for line in lines if line.moving]
+    if len({b for _, b in moving_lines}) < 2:
+        return ()
     for element, frame in THREE_HARMONIES.items():
-        moving = {line.position: line.branch for line in lines if line.moving and line.branch in frame}
-        static = {line.position: line.branch for line in lines if not line.moving and line.branch in frame}
+        moving = {p: b for p, b in moving_lines if b in frame}
         moving_branches = set(moving.values())
         if len(moving_branches) < 2:
             continue
+        static = {line.position: line.branch for line in lines if not line.moving and line.branch in frame}
         if moving_branches | set(static.values()) == set(frame):
             extra = tuple(p for p, b in static.items() if b not in moving_branches)
             frames.append(HarmonyFrame(element, FrameKind.LINES, tuple(sorted((*moving, *extra))), (), None))
@@ -627,7 +744,7 @@ def _frames(
             frames.append(HarmonyFrame(element, FrameKind.DAY, tuple(moving), (), None))
         elif third == month:
             frames.append(HarmonyFrame(element, FrameKind.MONTH, tuple(moving), (), None))
-        elif third not in {c.branch for c in changed}:
+        elif third not in {c.branch for c in changed if c.moving}:
             frames.append(HarmonyFrame(element, FrameKind.LATENT, tuple(moving), (), third))
     return tuple(frames)
 
@@ -639,8 +756,8 @@ def cast_chart(
     calendar_record: CalendarRecord | None = None,
 ) -> Chart:
     """The chart of a cast: pillars (at least year, month, day) and six line values bottom → top."""
-    options = options or Options()
-    calendar_record = calendar_record or CalendarRecord.given()
+    options = options or DEFAULT_OPTIONS
+    calendar_record = calendar_record or _GIVEN
     if len(values) != 6 or any(v not in (6, 7, 8, 9) for v in values):
         raise InputError(f"line values {values!r}: expected six values 6–9, bottom → top")
     month, day = pillars.month, pillars.day
@@ -654,68 +771,97 @@ def cast_chart(
     changed_najia = changed_hex.najia if changed_hex else ()
     shensha = _shensha(pillars, options, najia, changed_najia)
     body = gua_shen(original, options.gua_shen)
+    standings = _standings(month.branch, day, options.changsheng)
+    xun = day.xun_head
+    day_element = day.branch.element
+    line_stars: dict[int, list[str]] = {p: [] for p in range(1, 7)}
+    changed_stars: dict[int, list[str]] = {p: [] for p in range(1, 7)}
+    for s in shensha:
+        for p in s.positions:
+            line_stars[p].append(s.name)
+        for p in s.changed_positions:
+            changed_stars[p].append(s.name)
 
     lines = []
     for i, (gz, value, beast) in enumerate(zip(najia, values, beasts(day.stem), strict=True)):
-        placed = _placed(i + 1, gz, palace, month, day, options)
-        strong = placed["seasonal"] in (SeasonalState.WANG, SeasonalState.XIANG)
-        element = gz.branch.element
-        supported = day.branch == gz.branch or day.branch.element in (element, Element((element - 1) % 5))
-        clashed = bool(placed["day_clash"])
+        placed = _placed(i + 1, gz, palace, standings, xun)
+        strong = placed["seasonal"] in VITAL_STATES
+        supported = day.branch == gz.branch or (placed["element"] - day_element) % 5 in (0, 1)  # type: ignore[operator]
+        clashed = placed["day_clash"]
         lines.append(
-            Line(
-                **placed,  # type: ignore[arg-type]
-                value=value,
-                yang=value % 2 == 1,
-                moving=moving[i],
-                beast=beast,
-                shi=original.shi == i + 1,
-                ying=original.ying == i + 1,
-                gua_shen=i + 1 in body.positions,
-                month_break_relieved=bool(placed["month_broken"]) and (moving[i] or supported),
-                day_broken=clashed and not moving[i] and not strong,
-                hidden_move=clashed and not moving[i] and strong,
-                dispersed=clashed and moving[i] and not strong,
-                shensha=tuple(s.name for s in shensha if i + 1 in s.positions),
-                ghost_tomb=_follows_ghost_into_tomb(
-                    i, najia, changed_najia, moving, palace, day.branch, options
-                ),
+            _frozen(
+                Line,
+                {
+                    **placed,
+                    "value": value,
+                    "yang": value % 2 == 1,
+                    "moving": moving[i],
+                    "beast": beast,
+                    "shi": original.shi == i + 1,
+                    "ying": original.ying == i + 1,
+                    "gua_shen": i + 1 in body.positions,
+                    "month_break_relieved": bool(placed["month_broken"]) and (moving[i] or supported),
+                    "day_broken": clashed and not moving[i] and not strong,
+                    "hidden_move": clashed and not moving[i] and strong,
+                    "dispersed": clashed and moving[i] and not strong,
+                    "shensha": tuple(line_stars[i + 1]),
+                    "ghost_tomb": _follows_ghost_into_tomb(
+                        i, najia, changed_najia, moving, palace, day.branch, options
+                    ),
+                    "true_palace": original.in_palace(i + 1),
+                },
             )
         )
 
     changed_lines = []
     for i, gz in enumerate(changed_najia):
-        placed = _placed(i + 1, gz, palace, month, day, options)
+        assert changed_hex is not None
+        placed = _placed(i + 1, gz, palace, standings, xun)
         o = najia[i]
         m = moving[i]
         changed_lines.append(
-            ChangedLine(
-                **placed,  # type: ignore[arg-type]
-                yang=bool(changed_hex.bits[i]),  # type: ignore[union-attr]
-                moving=m,
-                shi=changed_hex.shi == i + 1,  # type: ignore[union-attr]
-                ying=changed_hex.ying == i + 1,  # type: ignore[union-attr]
-                relation=change_relation(o.branch.element, gz.branch.element) if m else None,
-                clashes_back=m and clashes(o.branch, gz.branch),
-                combines_back=m and combines(o.branch, gz.branch),
-                to_void=m and bool(placed["void"]),
-                to_tomb=m and gz.branch == tomb(o.branch.element, options.changsheng),
-                to_jue=m and stage(o.branch.element, gz.branch, options.changsheng) is Stage.JUE,
-                to_break=m and bool(placed["month_broken"]),
-                advance=m and (o.branch, gz.branch) in ADVANCE,
-                retreat=m and (gz.branch, o.branch) in ADVANCE,
-                fu_yin=m and o.branch == gz.branch,
-                shensha=tuple(s.name for s in shensha if i + 1 in s.changed_positions),
+            _frozen(
+                ChangedLine,
+                {
+                    **placed,
+                    "yang": bool(changed_hex.bits[i]),
+                    "moving": m,
+                    "shi": changed_hex.shi == i + 1,
+                    "ying": changed_hex.ying == i + 1,
+                    "relation": change_relation(o.branch.element, gz.branch.element) if m else None,
+                    "clashes_back": m and clashes(o.branch, gz.branch),
+                    "combines_back": m and combines(o.branch, gz.branch),
+                    "to_void": m and bool(placed["void"]),
+                    "to_tomb": m and gz.branch == tomb(o.branch.element, options.changsheng),
+                    "to_jue": m and stage(o.branch.element, gz.branch, options.changsheng) is Stage.JUE,
+                    "to_death": m and stage(o.branch.element, gz.branch, options.changsheng) is Stage.SI,
+                    "to_break": m and bool(placed["month_broken"]),
+                    "advance": m and (o.branch, gz.branch) in ADVANCE,
+                    "retreat": m and (gz.branch, o.branch) in ADVANCE,
+                    "fu_yin": m and o.branch == gz.branch,
+                    "shensha": tuple(changed_stars[i + 1]),
+                    "true_palace": changed_hex.in_palace(i + 1),
+                },
             )
         )
 
-    hidden_lines = tuple(
-        HiddenLine(
-            **_placed(h.position, h.ganzhi, palace, month, day, options),  # type: ignore[arg-type]
-            flying_relation=flying_relation(najia[h.position - 1].branch.element, h.ganzhi.branch.element),
+    hidden_lines = []
+    for h in hidden_spirits(original, options.fu_shen):
+        placed = _placed(h.position, h.ganzhi, palace, standings, xun)
+        hidden_lines.append(
+            _frozen(
+                HiddenLine,
+                {
+                    **placed,
+                    "flying_relation": flying_relation(
+                        najia[h.position - 1].branch.element, h.ganzhi.branch.element
+                    ),
+                    "hidden_move": options.hidden_dark_moving is HiddenDarkMoving.YES
+                    and bool(placed["day_clash"])
+                    and placed["seasonal"] in VITAL_STATES,
+                },
+            )
         )
-        for h in hidden_spirits(original, options.fu_shen)
-    )
 
     halves = (("inner", range(0, 3)), ("outer", range(3, 6)))
     fu_yin_trigrams = tuple(
@@ -730,32 +876,35 @@ def cast_chart(
     if options.month_break is MonthBreakRule.IN_MONTH and calendar_record.moment is not None:
         month_break_ends = next_jie(calendar_record.moment).moment
 
-    return Chart(
-        options=options,
-        calendar=calendar_record,
-        pillars=tuple(
-            Pillar(role, gz)
-            for role, gz in zip(
-                ("year", "month", "day", "hour"), (pillars.year, month, day, pillars.hour), strict=True
-            )
-            if gz is not None
+    return _frozen(
+        Chart,
+        dict(
+            options=options,
+            calendar=calendar_record,
+            pillars=tuple(
+                _pillar(role, gz)
+                for role, gz in zip(
+                    ("year", "month", "day", "hour"), (pillars.year, month, day, pillars.hour), strict=True
+                )
+                if gz is not None
+            ),
+            values=tuple(values),
+            hexagram=original,
+            changed_hexagram=changed_hex,
+            lines=tuple(lines),
+            changed_lines=tuple(changed_lines),
+            hidden_lines=tuple(hidden_lines),
+            void=day.xun_void,
+            gua_shen=body,
+            chong_to_he=bool(changed_hex) and original.is_liu_chong and changed_hex.is_liu_he,  # type: ignore[union-attr]
+            he_to_chong=bool(changed_hex) and original.is_liu_he and changed_hex.is_liu_chong,  # type: ignore[union-attr]
+            fu_yin_trigrams=fu_yin_trigrams,
+            fan_yin_trigrams=_fan_yin(original, changed_hex, moving, options.fan_yin),
+            frames=_frames(tuple(lines), tuple(changed_lines), month.branch, day.branch),
+            shensha=shensha,
+            tian_she=is_tian_she(month.branch, day.stem, day.branch),
+            month_break_ends=month_break_ends,
         ),
-        values=tuple(values),
-        hexagram=original,
-        changed_hexagram=changed_hex,
-        lines=tuple(lines),
-        changed_lines=tuple(changed_lines),
-        hidden_lines=hidden_lines,
-        void=day.xun_void,
-        gua_shen=body,
-        chong_to_he=bool(changed_hex) and original.is_liu_chong and changed_hex.is_liu_he,  # type: ignore[union-attr]
-        he_to_chong=bool(changed_hex) and original.is_liu_he and changed_hex.is_liu_chong,  # type: ignore[union-attr]
-        fu_yin_trigrams=fu_yin_trigrams,
-        fan_yin_trigrams=_fan_yin(original, changed_hex, moving, options.fan_yin),
-        frames=_frames(tuple(lines), tuple(changed_lines), month.branch, day.branch),
-        shensha=shensha,
-        tian_she=is_tian_she(month.branch, day.stem, day.branch),
-        month_break_ends=month_break_ends,
     )
 
 
@@ -767,10 +916,12 @@ def chart_from_inputs(
     moving: str | None,
     coins: str | None,
     options: Options | None = None,
+    accept_inconsistent_pillars: bool = False,
 ) -> Chart:
     """The chart for command-line inputs: a moment (ISO date-time, Beijing time unless an offset is
     given) or explicit pillars ('庚寅 戊寅 癸亥'), and one cast: line values, a hexagram name with
-    optional moving lines, or coin tosses."""
+    optional moving lines, or coin tosses. Pillars whose month or hour stem breaks 五虎遁 or 五鼠遁
+    are an input error unless ``accept_inconsistent_pillars`` (:func:`kg.calendar.given_pillars`)."""
     options = options or Options()
     if moment is None and pillars is None:
         raise InputError(
@@ -795,7 +946,7 @@ def chart_from_inputs(
     if moment is not None:
         found, record = pillars_at(parse_moment(moment), options.zi_hour)
     else:
-        found, record = Pillars.parse(pillars or ""), CalendarRecord.given()
+        found, record = given_pillars(pillars or "", accept_inconsistent_pillars, options.zi_hour)
     if lines is not None:
         values = parse_values(lines)
     elif hexagram is not None:

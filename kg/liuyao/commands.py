@@ -18,6 +18,7 @@ from kg.liuyao.body import GuaShenRule
 from kg.liuyao.chart import (
     Chart,
     FanYinRule,
+    HiddenDarkMoving,
     MonthBreakRule,
     NatalElement,
     Options,
@@ -26,7 +27,7 @@ from kg.liuyao.chart import (
 )
 from kg.liuyao.facts import QUERENT_CHOICES, QUERENT_STATUS, chart_graph, reading_iri
 from kg.liuyao.hidden import FuShenMode
-from kg.liuyao.natal import natal
+from kg.liuyao.natal import MEMBERS, natal, parse_member
 from kg.liuyao.view import chart_to_json, render
 from kg.output import output_options, print_chart
 from kg.shensha import NOBLE_TABLES, TIAN_XI, YANG_REN
@@ -69,6 +70,11 @@ _DOCTRINE: tuple[tuple[str, tuple[str, ...], str], ...] = (
         tuple(NatalElement),
         "Element of the 年命 (木命人 …): of its 'branch' (default) or its 'nayin' 納音 (needs --birth 甲子).",
     ),
+    (
+        "hidden_dark_moving",
+        tuple(HiddenDarkMoving),
+        "暗動 of a 伏神 clashed by the day while 旺相: 'yes' (易隱, default) or 'no' (本卦 lines only).",
+    ),
 )
 """One flag per :class:`Options` field: name, allowed values, help."""
 
@@ -79,6 +85,11 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--moment", help="Moment of the cast, ISO 8601 (Beijing time without an offset)."),
         click.option(
             "--pillars", help="Year, month, day [and hour] 干支 instead of a moment, e.g. '庚寅 戊寅 癸亥'."
+        ),
+        click.option(
+            "--accept-inconsistent-pillars",
+            is_flag=True,
+            help="Cast from --pillars whose month or hour stem breaks 五虎遁 / 五鼠遁, and record it.",
         ),
         click.option("--lines", help="Six line values 6–9 bottom → top, e.g. 977778 or '9 7 7 7 7 8'."),
         click.option("--hexagram", help="A hexagram name (澤天夬, 夬) instead of line values; see --moving."),
@@ -103,6 +114,12 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
             "--sex", type=click.Choice(list(QUERENT_CHOICES["sex"][2])), help="The querent is 男 or 女."
         ),
         click.option(
+            "--member",
+            multiple=True,
+            metavar="MEMBER=BIRTH",
+            help=f"A household member's birth year, e.g. 妻=甲子 (repeatable; members: {' '.join(MEMBERS)}).",
+        ),
+        click.option(
             "--occupation",
             type=click.Choice(list(QUERENT_CHOICES["occupation"][2])),
             help="The querent's calling where the text splits on it: 為官, 漁獵 or 技藝 (九流).",
@@ -119,21 +136,27 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def liuyao_inputs(**params: Any) -> tuple[Chart, dict[str, str]]:
-    """The chart and the querent (``status``, ``birth``, ``purpose``, ``sex``, ``occupation``) from the
-    values of :func:`input_options`.
+def liuyao_inputs(**params: Any) -> tuple[Chart, dict[str, Any]]:
+    """The chart and the querent (``status``, ``birth``, ``purpose``, ``sex``, ``occupation``,
+    ``members``) from the values of :func:`input_options`.
 
     Other keys (the caller's own options, such as ``topic``) are ignored. Raises
     :class:`kg.errors.InputError` on bad input.
     """
     chosen = {name: params[name] for name, _, _ in _DOCTRINE if params.get(name) is not None}
     chart = chart_from_inputs(
-        **{k: params.get(k) for k in _CAST_OPTIONS}, options=Options.from_names(**chosen)
+        **{k: params.get(k) for k in _CAST_OPTIONS},
+        options=Options.from_names(**chosen),
+        accept_inconsistent_pillars=bool(params.get("accept_inconsistent_pillars")),
     )
-    querent = {k: params[k] for k in ("status", *QUERENT_CHOICES) if params.get(k) is not None}
+    querent: dict[str, Any] = {
+        k: params[k] for k in ("status", *QUERENT_CHOICES) if params.get(k) is not None
+    }
     if params.get("birth") is not None:
         born = natal(chart, params["birth"])
         querent["birth"] = (born.stem.char if born.stem is not None else "") + born.branch.char
+    if members := params.get("member"):
+        querent["members"] = [str(parse_member(m)) for m in members]
     return chart, querent
 
 

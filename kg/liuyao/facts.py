@@ -1,31 +1,46 @@
 """A 六爻 chart as RDF: every fact rules may ask about, in the vocabulary of ontology/divkg.ttl.
 
-:func:`chart_graph` asserts the reading (inputs, calendar record, options, querent), its entities
-(本卦 lines, 變爻, 伏神, 四直 pillars, the querent's 年命), the 本卦 and 變卦 figures, the 三合局
-frames, the relations (生 克 沖 合 刑 害 破 比和 並) between every ordered pair of distinct entities,
-and 入墓 from each line to the entities carrying its 墓. Rules are
+:func:`chart_facts` asserts the reading (inputs, calendar record, options, querent and household),
+its entities (本卦 lines, 變爻, the 變卦's 世 and 應 lines, 伏神, 四直 pillars, the querent's 年命),
+the 本卦 and 變卦 figures, the 三合局 frames, the relations (生 克 沖 合 刑 害 破 比和 並) between every
+ordered pair of distinct entities, and 入墓 from each line to the entities carrying its 墓. Rules are
 compiled to SPARQL over exactly these facts (docs/architecture.md §5), so derived facts (暗動, 回頭克, 間爻 …)
 are asserted here once rather than re-derived in every rule; booleans are asserted both true and
 false so a rule can test either.
 
 Entity IRIs live under the reading IRI: ``<reading>/line/1`` … ``/line/6``, ``/changed/<n>`` (the
-變爻 of moving line n only: the static positions of the 變卦 are not entities), ``/hidden/<n>``,
-``/pillar/year|month|day|hour``, ``/natal`` (the 年命, when the querent gives it),
-``/hexagram/primary|changed``, ``/frame/<element>``, ``/option/<Options field>``. There are no blank nodes, and the same chart always gives the same
-graph.
+變爻 of moving line n, a dk:ChangedLine; or, where line n does not move, the 變卦's own line n when it
+is the 變卦's 世 or 應, a dk:ChangedStaticLine: the other static positions of the 變卦 are not
+entities), ``/hidden/<n>``, ``/pillar/year|month|day|hour``, ``/natal`` (the 年命, when the querent
+gives it), ``/hexagram/primary|changed``, ``/frame/<element>``, ``/option/<Options field>``. There
+are no blank nodes, and the same chart always gives the same graph.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator
+from typing import Any
 
-from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import RDF
+import pyoxigraph as ox
+from rdflib import Graph, URIRef
 
 from kg.errors import InputError
-from kg.facts import FactBuilder, boolean
+from kg.facts import (
+    BRANCHES,
+    DK,
+    ELEMENTS,
+    GANZHI,
+    RDF,
+    STEMS,
+    YIN_YANG,
+    FactBuilder,
+    Facts,
+    boolean,
+    concept,
+)
 from kg.facts import reading_iri as _reading_iri
-from kg.ganzhi import Branch, GanZhi, SeasonalState, clashes, combines, tomb
+from kg.ganzhi import Branch, GanZhi, SeasonalState, Stage, Stem, clashes, combines, tomb
 from kg.liuyao.chart import (
     MANY_MOVING,
     ChangedLine,
@@ -37,12 +52,11 @@ from kg.liuyao.chart import (
     Line,
     Pillar,
     Placed,
-    carries,
 )
 from kg.liuyao.hexagrams import Hexagram
-from kg.liuyao.natal import Natal, natal
-from kg.six_relatives import relative
-from kg.vocabulary import CONCEPT, DK, concept
+from kg.liuyao.natal import Member, Natal, natal, parse_member
+from kg.shensha import LU
+from kg.six_relatives import Relative, relative
 
 POSITION_NAMES = ("初", "二", "三", "四", "五", "上")
 """爻位: 初爻 … 五爻, 上爻."""
@@ -53,7 +67,7 @@ PILLAR_NAMES = {"year": "太歲", "month": "月建", "day": "日辰", "hour": "�
 QUERENT_STATUS = {"已遷": "moved", "未遷": "not-moved"}
 """已遷 / 未遷 (遷移占) → slug of dk:QuerentStatusScheme."""
 
-QUERENT_CHOICES: dict[str, tuple[URIRef, str, dict[str, str]]] = {
+QUERENT_CHOICES: dict[str, tuple[ox.NamedNode, str, dict[str, str]]] = {
     "purpose": (DK.querentPurpose, "purpose", {"公": "public", "私": "private"}),
     "sex": (DK.querentSex, "sex", {"男": "male", "女": "female"}),
     "occupation": (
@@ -62,7 +76,7 @@ QUERENT_CHOICES: dict[str, tuple[URIRef, str, dict[str, str]]] = {
         {"為官": "official", "漁獵": "fishing-hunting", "技藝": "crafts"},
     ),
 }
-"""Querent facts by key: the reading property, the concept namespace under concept/ and the written
+"""Querent facts by key: the reading property, the concept prefix (kg.vocabulary) and the written
 values → concept slugs (ontology/concepts/huangjince-facts.ttl, docs/liuyao-doctrine.md §7.9)."""
 
 _CHANGE_RELATION = {
@@ -73,6 +87,18 @@ _CHANGE_RELATION = {
     ChangeRelation.BI_HE: "hua-bihe",
 }
 """回頭生, 回頭克, 化泄, 化耗, 比和 → dk:TransformationScheme slugs."""
+
+_RELATIVES = tuple(concept("rel", r.slug) for r in Relative)
+_STATES = tuple(concept("state", s.slug) for s in SeasonalState)
+_STAGES = tuple(concept("stage", s.slug) for s in Stage)
+_POSITIONS = tuple(ox.Literal(n) for n in range(7))
+"""六親, 旺相休囚死, 十二長生 and 爻位 (1 … 6) as nodes, by index."""
+
+_COMBINING, _CLASHING = (
+    tuple(BRANCHES[next(b for b in Branch if related(a, b))] for a in Branch)
+    for related in (combines, clashes)
+)
+"""The branch each branch 六合 combines with and the one it 六沖 clashes."""
 
 
 def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
@@ -94,35 +120,61 @@ def _placed_name(placed: Placed) -> str:
 class _Builder(FactBuilder):
     """The triples of one 六爻 chart."""
 
-    def __init__(self, chart: Chart, reading: URIRef, born: Natal | None) -> None:
+    def __init__(
+        self, chart: Chart, reading: URIRef, born: Natal | None, members: tuple[Member, ...] = ()
+    ) -> None:
         super().__init__(reading)
         self.chart = chart
         self.natal = born
-        self.tomb_subjects: set[URIRef] = set()
-        """Entities that can enter a 墓 (lines, 變爻, 伏神, the 年命): subjects of dk:entombedBy."""
+        self.members = members
+        self.year = next(p.ganzhi.branch for p in chart.pillars if p.role == "year")
+        self.line_iris = {p: self.iri("line", p) for p in range(1, 7)}
+        """``<reading>/line/<n>`` by position n (1 … 6)."""
+        self.tomb_subjects: set[ox.NamedNode] = set()
+        """Entities that can enter a 墓 (lines, 變卦 lines, 伏神, the 年命): subjects of dk:entombedBy."""
+        self.line_stars: dict[int, list[ox.NamedNode]] = defaultdict(list)
+        self.changed_stars: dict[int, list[ox.NamedNode]] = defaultdict(list)
+        """The 神煞 on each 本卦 and 變卦 position."""
+        self.stem_stars: dict[Stem, list[ox.NamedNode]] = defaultdict(list)
+        self.branch_stars: dict[Branch, list[ox.NamedNode]] = defaultdict(list)
+        """The 神煞 falling on each stem and on each branch (apart: a Stem equals the Branch of its number)."""
+        for hit in chart.shensha:
+            star = concept("star", hit.slug)
+            for position in hit.positions:
+                self.line_stars[position].append(star)
+            for position in hit.changed_positions:
+                self.changed_stars[position].append(star)
+            for target in set(hit.targets):
+                (self.stem_stars if isinstance(target, Stem) else self.branch_stars)[target].append(star)  # type: ignore[index]
 
-    def line_entity(self, iri: URIRef, cls: URIRef, label: str, link: URIRef, branch: Branch) -> None:
+    def line_entity(
+        self, iri: ox.NamedNode, cls: ox.NamedNode, label: str, link: ox.NamedNode, branch: Branch
+    ) -> None:
         self.entity(iri, cls, label, link, branch, branch.element)
 
-    def ganzhi(self, iri: URIRef, gz: GanZhi) -> None:
+    def ganzhi(self, iri: ox.NamedNode, gz: GanZhi) -> None:
         """干, 支 and 干支 (the entity's 五行 is its branch's, asserted with the entity)."""
-        self.add(iri, DK.stem, concept("stem", gz.stem.slug))
-        self.add(iri, DK.branch, concept("br", gz.branch.slug))
-        self.add(iri, DK.ganzhi, concept("gz", gz.slug))
+        self.triples += (
+            (iri, DK.stem, STEMS[gz.stem]),
+            (iri, DK.branch, BRANCHES[gz.branch]),
+            (iri, DK.ganzhi, GANZHI[gz.index]),
+        )
 
-    def placed(self, iri: URIRef, placed: Placed) -> None:
-        """What every line (本卦, 變爻, 伏神) has: 爻位, 干支, 六親, 旺相休囚死, 十二長生, 旬空, 月破."""
-        self.add(iri, DK.position, Literal(placed.position))
+    def placed(self, iri: ox.NamedNode, placed: Placed) -> None:
+        """What every line (本卦, 變卦, 伏神) has: 爻位, 干支, 六親, 旺相休囚死, 十二長生, 旬空, 月破, and
+        the 命 of the querent and of the household."""
         self.ganzhi(iri, placed.ganzhi)
-        self.add(iri, DK.relative, concept("rel", placed.relative.slug))
-        self.add(iri, DK.seasonalState, concept("state", placed.seasonal.slug))
-        self.add(iri, DK.stage, concept("stage", placed.stage.slug))
-        self.add(iri, DK.void, boolean(placed.void))
-        self.add(iri, DK.monthBroken, boolean(placed.month_broken))
-        year = next(p.ganzhi.branch for p in self.chart.pillars if p.role == "year")
-        self.add(iri, DK.yearBroken, boolean(clashes(placed.branch, year)))
-        self.add(iri, DK.vital, boolean(placed.vital))
-        self.add(iri, DK.inDayXun, boolean(placed.in_xun))
+        self.triples += (
+            (iri, DK.position, _POSITIONS[placed.position]),
+            (iri, DK.relative, _RELATIVES[placed.relative]),
+            (iri, DK.seasonalState, _STATES[placed.seasonal]),
+            (iri, DK.stage, _STAGES[placed.stage]),
+            (iri, DK.void, boolean(placed.void)),
+            (iri, DK.monthBroken, boolean(placed.month_broken)),
+            (iri, DK.yearBroken, boolean(clashes(placed.branch, self.year))),
+            (iri, DK.vital, boolean(placed.vital)),
+            (iri, DK.inDayXun, boolean(placed.in_xun)),
+        )
         self.treasury(iri, placed.branch)
         self.tomb_subjects.add(iri)
         if self.natal is not None:
@@ -130,30 +182,36 @@ class _Builder(FactBuilder):
                 self.add(iri, DK.role, concept("role", "ming"))
             if (natal_void := self.natal.xun_void) is not None:
                 self.add(iri, DK.natalVoid, boolean(placed.branch in natal_void))
+        for member in self.members:
+            person = concept("member", member.slug)
+            if member.branch == placed.branch:
+                self.add(iri, DK.mingOf, person)
+            if (member_void := member.xun_void) is not None and placed.branch in member_void:
+                self.add(iri, DK.natalVoidOf, person)
+            if member.stem is not None and LU.at(member.stem) == placed.branch:
+                self.add(iri, DK.luOf, person)
 
-    def treasury(self, iri: URIRef, branch: Branch) -> None:
+    def treasury(self, iri: ox.NamedNode, branch: Branch) -> None:
         """X庫: the relatives whose 墓 the branch is."""
-        for rel in self.chart.treasury_of(branch):
-            self.add(iri, DK.treasuryOf, concept("rel", rel.slug))
+        self.triples += [(iri, DK.treasuryOf, _RELATIVES[rel]) for rel in self.chart.treasury_of(branch)]
 
-    def stars(self, iri: URIRef, carried: Iterator[str]) -> None:
-        """神煞 carried by the entity (slugs of kg.shensha)."""
-        for slug in carried:
-            self.add(iri, DK.shensha, concept("star", slug))
+    def stars(self, iri: ox.NamedNode, carried: list[ox.NamedNode]) -> None:
+        """神煞 carried by the entity (star concepts of kg.shensha)."""
+        self.triples += [(iri, DK.shensha, star) for star in carried]
 
     # ── the reading ──────────────────────────────────────────────────────────────────────────
 
-    def reading_facts(self, topic: URIRef | None, querent: dict[str, str] | None) -> None:
+    def reading_facts(self, topic: URIRef | None, querent: dict[str, Any] | None) -> None:
         chart, r = self.chart, self.reading
         changed = chart.changed_hexagram
         title = chart.hexagram.name + (f"之{changed.name}" if changed else "")
         self.add(r, RDF.type, DK.Reading)
-        self.add(r, DK.label, Literal(f"六爻 {title} {' '.join(p.ganzhi.name for p in chart.pillars)}"))
+        self.add(r, DK.label, ox.Literal(f"六爻 {title} {' '.join(p.ganzhi.name for p in chart.pillars)}"))
         self.add(r, DK.system, DK.LiuYao)
         if topic is not None:
-            self.add(r, DK.topic, topic)
-        self.add(r, DK.cast, Literal("".join(map(str, chart.values))))
-        self.add(r, DK.dayGanzhi, concept("gz", chart.day.slug))
+            self.add(r, DK.topic, ox.NamedNode(str(topic)))
+        self.add(r, DK.cast, ox.Literal("".join(map(str, chart.values))))
+        self.add(r, DK.dayGanzhi, GANZHI[chart.day.index])
         self.calendar(chart.calendar)
         self.options(chart.options)
         querent = querent or {}
@@ -161,39 +219,43 @@ class _Builder(FactBuilder):
             if status not in QUERENT_STATUS:
                 raise InputError(f"querent status {status!r}: expected 已遷 or 未遷")
             self.add(r, DK.querentStatus, concept("status", QUERENT_STATUS[status]))
-        for key, (prop, namespace, slugs) in QUERENT_CHOICES.items():
+        for key, (prop, prefix, slugs) in QUERENT_CHOICES.items():
             if (value := querent.get(key)) is not None:
                 if value not in slugs:
                     raise InputError(f"querent {key} {value!r}: expected {' or '.join(slugs)}")
-                self.add(r, prop, URIRef(f"{CONCEPT}{namespace}/{slugs[value]}"))
+                self.add(r, prop, concept(prefix, slugs[value]))
         if self.natal is not None:
-            self.add(r, DK.birthBranch, concept("br", self.natal.branch.slug))
-            self.add(r, DK.birthElement, concept("el", self.natal.element.slug))
+            self.add(r, DK.birthBranch, BRANCHES[self.natal.branch])
+            self.add(r, DK.birthElement, ELEMENTS[self.natal.element])
         for slug in _reading_classes(chart):
             self.add(r, DK.hexClass, concept("hexclass", slug))
+        for broken in chart.calendar.inconsistencies:
+            self.add(r, DK.inconsistentPillars, ox.Literal(broken))
 
     # ── entities ─────────────────────────────────────────────────────────────────────────────
 
     def line(self, line: Line, jian: range) -> None:
         """An 本卦 line: 陰陽, 動靜, 六神, 內外, 日破/暗動/沖散, 世/應/卦身/間爻, 神煞, 動變."""
-        iri = self.iri("line", line.position)
+        iri = self.line_iris[line.position]
         name = f"{POSITION_NAMES[line.position - 1]}爻 {_placed_name(line)}"
         self.line_entity(iri, DK.Line, name, DK.line, line.branch)
         self.placed(iri, line)
-        self.add(iri, DK.yinYang, concept("yy", "yang" if line.yang else "yin"))
-        self.add(iri, DK.moving, boolean(line.moving))
-        self.add(iri, DK.beast, concept("beast", line.beast.slug))
-        self.add(iri, DK.half, concept("half", "inner" if line.position <= 3 else "outer"))
-        self.add(iri, DK.dayBroken, boolean(line.day_broken))
-        self.add(iri, DK.darkMoving, boolean(line.hidden_move))
-        self.add(iri, DK.scattered, boolean(line.dispersed))
-        self.add(iri, DK.monthBreakRelieved, boolean(line.month_break_relieved))
-        self.add(iri, DK.followsGhostIntoTomb, boolean(line.ghost_tomb))
-        for prop, related in ((DK.combiningBranch, combines), (DK.clashingBranch, clashes)):
-            partner = next(b for b in Branch if related(line.branch, b))
-            self.add(iri, prop, concept("br", partner.slug))
+        self.triples += (
+            (iri, DK.yinYang, YIN_YANG[line.yang]),
+            (iri, DK.moving, boolean(line.moving)),
+            (iri, DK.beast, concept("beast", line.beast.slug)),
+            (iri, DK.half, concept("half", "inner" if line.position <= 3 else "outer")),
+            (iri, DK.dayBroken, boolean(line.day_broken)),
+            (iri, DK.darkMoving, boolean(line.hidden_move)),
+            (iri, DK.scattered, boolean(line.dispersed)),
+            (iri, DK.monthBreakRelieved, boolean(line.month_break_relieved)),
+            (iri, DK.followsGhostIntoTomb, boolean(line.ghost_tomb)),
+            (iri, DK.truePalace, boolean(line.true_palace)),
+            (iri, DK.combiningBranch, _COMBINING[line.branch]),
+            (iri, DK.clashingBranch, _CLASHING[line.branch]),
+        )
         if line.position > 1:
-            self.add(iri, DK.above, self.iri("line", line.position - 1))
+            self.add(iri, DK.above, self.line_iris[line.position - 1])
         for role, on in (
             ("shi", line.shi),
             ("ying", line.ying),
@@ -202,20 +264,31 @@ class _Builder(FactBuilder):
         ):
             if on:
                 self.add(iri, DK.role, concept("role", role))
-        self.stars(iri, (s.slug for s in self.chart.shensha if line.position in s.positions))
+        self.stars(iri, self.line_stars[line.position])
 
     def changed_line(self, changed: ChangedLine) -> None:
-        """The 變爻 of a moving line, its 動變 asserted on the moving line."""
+        """A line of the 變卦: the 變爻 of a moving line (its 動變 asserted on the moving line), or the
+        變卦's own line at its 世 or 應 where the 本卦 line does not move; 變世 and 變應 as roles."""
         iri = self.iri("changed", changed.position)
-        name = f"變 {_placed_name(changed)} ({POSITION_NAMES[changed.position - 1]}爻)"
-        self.line_entity(iri, DK.ChangedLine, name, DK.changedLine, changed.branch)
+        where = POSITION_NAMES[changed.position - 1]
+        if changed.moving:
+            name = f"變 {_placed_name(changed)} ({where}爻)"
+            self.line_entity(iri, DK.ChangedLine, name, DK.changedLine, changed.branch)
+        else:
+            name = f"變卦 {_placed_name(changed)} ({where}爻, 靜)"
+            self.line_entity(iri, DK.ChangedStaticLine, name, DK.changedStaticLine, changed.branch)
         self.placed(iri, changed)
-        self.add(iri, DK.yinYang, concept("yy", "yang" if changed.yang else "yin"))
-        self.stars(iri, (s.slug for s in self.chart.shensha if changed.position in s.changed_positions))
-        moving = self.iri("line", changed.position)
-        self.add(moving, DK.changesTo, iri)
-        for slug in _transformations(changed):
-            self.add(moving, DK.transformation, concept("change", slug))
+        self.add(iri, DK.yinYang, YIN_YANG[changed.yang])
+        self.add(iri, DK.truePalace, boolean(changed.true_palace))
+        for role, on in (("changed-shi", changed.shi), ("changed-ying", changed.ying)):
+            if on:
+                self.add(iri, DK.role, concept("role", role))
+        self.stars(iri, self.changed_stars[changed.position])
+        if changed.moving:
+            moving = self.line_iris[changed.position]
+            self.add(moving, DK.changesTo, iri)
+            for slug in _transformations(changed):
+                self.add(moving, DK.transformation, concept("change", slug))
 
     def hidden_line(self, hidden: HiddenLine) -> None:
         """A 伏神 and the 飛神 it lies under."""
@@ -223,13 +296,9 @@ class _Builder(FactBuilder):
         name = f"伏 {_placed_name(hidden)} ({POSITION_NAMES[hidden.position - 1]}爻下)"
         self.line_entity(iri, DK.HiddenLine, name, DK.hiddenLine, hidden.branch)
         self.placed(iri, hidden)
-        self.add(iri, DK.under, self.iri("line", hidden.position))
-        strong = hidden.seasonal in (SeasonalState.WANG, SeasonalState.XIANG)
-        self.add(iri, DK.darkMoving, boolean(hidden.day_clash and strong))
-        self.stars(
-            iri,
-            (s.slug for s in self.chart.shensha if any(carries(t, hidden.ganzhi) for t in s.targets)),
-        )
+        self.add(iri, DK.under, self.line_iris[hidden.position])
+        self.add(iri, DK.darkMoving, boolean(hidden.hidden_move))
+        self.stars(iri, self.stem_stars[hidden.stem] + self.branch_stars[hidden.branch])
 
     def pillar(self, pillar: Pillar) -> None:
         """A pillar (太歲, 月建, 日辰, 時辰), its 六親 by the 本卦's palace element."""
@@ -246,7 +315,7 @@ class _Builder(FactBuilder):
         self.add(iri, DK.pillarKind, concept("pillar", pillar.role))
         self.ganzhi(iri, pillar.ganzhi)
         palace = self.chart.hexagram.palace_element
-        self.add(iri, DK.relative, concept("rel", relative(palace, pillar.ganzhi.branch.element).slug))
+        self.add(iri, DK.relative, _RELATIVES[relative(palace, pillar.ganzhi.branch.element)])
         self.treasury(iri, pillar.ganzhi.branch)
         if pillar.role == "day" and self.chart.tian_she:
             self.add(iri, DK.shensha, concept("star", "tianshe"))
@@ -256,24 +325,24 @@ class _Builder(FactBuilder):
         iri = self.iri("natal")
         label = f"年命 {born.stem.char if born.stem is not None else ''}{born.branch.char} ({born.element.char}命)"
         self.entity(iri, DK.Natal, label, DK.birthSpirit, born.branch, born.element)
-        self.add(iri, DK.branch, concept("br", born.branch.slug))
+        self.add(iri, DK.branch, BRANCHES[born.branch])
         if born.stem is not None:
             self.ganzhi(iri, GanZhi(born.stem, born.branch))
-        self.add(iri, DK.relative, concept("rel", born.relative.slug))
+        self.add(iri, DK.relative, _RELATIVES[born.relative])
         self.add(iri, DK.void, boolean(born.void))
         self.tomb_subjects.add(iri)
 
     # ── figures, frames, relations ──────────────────────────────────────────────────────────
 
-    def figure(self, which: str, hexagram: Hexagram, link: URIRef) -> None:
+    def figure(self, which: str, hexagram: Hexagram, link: ox.NamedNode) -> None:
         """本卦 or 變卦: 卦, 宮, 宮五行, 世代 (本宮 … 歸魂), 六沖/六合/八純/游魂/歸魂, 內外卦."""
         iri = self.iri("hexagram", which)
         self.add(self.reading, link, iri)
         self.add(iri, RDF.type, DK.HexagramFigure)
-        self.add(iri, DK.label, Literal(f"{'本卦' if which == 'primary' else '變卦'} {hexagram.name}"))
+        self.add(iri, DK.label, ox.Literal(f"{'本卦' if which == 'primary' else '變卦'} {hexagram.name}"))
         self.add(iri, DK.hexagram, concept("hex", hexagram.code))
         self.add(iri, DK.palace, concept("pal", hexagram.palace.slug))
-        self.add(iri, DK.palaceElement, concept("el", hexagram.palace_element.slug))
+        self.add(iri, DK.palaceElement, ELEMENTS[hexagram.palace_element])
         self.add(iri, DK.generation, concept("gen", hexagram.generation.slug))
         self.add(iri, DK.innerTrigram, concept("tri", hexagram.inner.slug))
         self.add(iri, DK.outerTrigram, concept("tri", hexagram.outer.slug))
@@ -289,7 +358,7 @@ class _Builder(FactBuilder):
             if on:
                 self.add(iri, DK.hexClass, concept("hexclass", slug))
 
-    def primary_facts(self, iri: URIRef) -> None:
+    def primary_facts(self, iri: ox.NamedNode) -> None:
         """不上卦, 兩現, 三五重 of each relative; 卦反吟 and 卦伏吟 of the halves (on the 本卦)."""
         chart = self.chart
         for prop, relatives in (
@@ -298,21 +367,21 @@ class _Builder(FactBuilder):
             (DK.heavyRelative, chart.heavy_relatives),
         ):
             for rel in relatives:
-                self.add(iri, prop, concept("rel", rel.slug))
+                self.add(iri, prop, _RELATIVES[rel])
         for prop, halves in ((DK.fanYin, chart.fan_yin_trigrams), (DK.fuYin, chart.fu_yin_trigrams)):
             for half in halves:
                 self.add(iri, prop, concept("half", half))
 
     def tombs(self) -> None:
-        """入墓: each line, 變爻, 伏神 and the 年命 to every entity carrying the 墓 of its element."""
+        """入墓: each line, 變卦 line, 伏神 and the 年命 to every entity carrying the 墓 of its element."""
         variant = self.chart.options.changsheng
         for a, _, a_element in self.entities:
             if a not in self.tomb_subjects:
                 continue
             grave = tomb(a_element, variant)
-            for b, b_branch, _ in self.entities:
-                if b != a and b_branch == grave:
-                    self.add(a, DK.entombedBy, b)
+            self.triples += [
+                (a, DK.entombedBy, b) for b, b_branch, _ in self.entities if b_branch == grave and b is not a
+            ]
 
     def frame(self, frame: HarmonyFrame) -> None:
         """A 三合局: complete (成局) or 虛一待用, with the entities supplying its branches."""
@@ -320,11 +389,13 @@ class _Builder(FactBuilder):
         self.add(self.reading, DK.frame, iri)
         self.add(iri, RDF.type, DK.Frame)
         branches = "".join(b.char for b in frame.branches)
-        self.add(iri, DK.label, Literal(f"{branches}{frame.element.char}局 ({frame.kind})"))
-        self.add(iri, DK.element, concept("el", frame.element.slug))
+        self.add(iri, DK.label, ox.Literal(f"{branches}{frame.element.char}局 ({frame.kind})"))
+        self.add(iri, DK.element, ELEMENTS[frame.element])
+        palace = self.chart.hexagram.palace_element
+        self.add(iri, DK.relative, _RELATIVES[relative(palace, frame.element)])
         kind = "xuyi" if frame.kind is FrameKind.LATENT else "complete"
         self.add(iri, DK.frameKind, concept("frame", kind))
-        members = [self.iri("line", p) for p in frame.line_positions]
+        members = [self.line_iris[p] for p in frame.line_positions]
         members += [self.iri("changed", p) for p in frame.changed_positions]
         if frame.kind in (FrameKind.DAY, FrameKind.MONTH):
             members.append(self.iri("pillar", frame.kind.value))
@@ -342,6 +413,7 @@ def _transformations(changed: ChangedLine) -> Iterator[str]:
         ("hua-kong", changed.to_void),
         ("hua-mu", changed.to_tomb),
         ("hua-jue", changed.to_jue),
+        ("hua-si", changed.to_death),
         ("hua-po", changed.to_break),
         ("jinshen", changed.advance),
         ("tuishen", changed.retreat),
@@ -371,25 +443,27 @@ def _reading_classes(chart: Chart) -> Iterator[str]:
             yield slug
 
 
-def chart_graph(
-    chart: Chart, reading: URIRef, topic: URIRef | None = None, querent: dict[str, str] | None = None
-) -> Graph:
-    """The chart as an RDF graph about ``reading`` (see the module doc for the IRI scheme).
+def chart_facts(
+    chart: Chart, reading: URIRef, topic: URIRef | None = None, querent: dict[str, Any] | None = None
+) -> Facts:
+    """The chart's facts about ``reading`` (see the module doc for the IRI scheme), for retrieval.
 
     ``topic`` is a concept of dk:TopicScheme; ``querent`` may give ``status`` (已遷 or 未遷),
     ``birth`` (the 年命: a branch, e.g. 子, or a 干支, e.g. 甲子), ``purpose`` (公 or 私), ``sex`` (男 or
-    女) and ``occupation`` (為官, 漁獵 or 技藝).
+    女), ``occupation`` (為官, 漁獵 or 技藝) and ``members``, the household's birth years (a list of
+    ``妻=甲子``, kg.liuyao.natal.MEMBERS).
     """
     querent = querent or {}
     birth = querent.get("birth")
-    builder = _Builder(chart, reading, None if birth is None else natal(chart, birth))
+    members = tuple(parse_member(m) for m in querent.get("members", ()))
+    builder = _Builder(chart, reading, None if birth is None else natal(chart, birth), members)
     builder.reading_facts(topic, querent)
     shi, ying = chart.hexagram.shi, chart.hexagram.ying
     jian = range(min(shi, ying) + 1, max(shi, ying))
     for line in chart.lines:
         builder.line(line, jian)
     for changed in chart.changed_lines:
-        if changed.moving:
+        if changed.moving or changed.shi or changed.ying:
             builder.changed_line(changed)
     for hidden in chart.hidden_lines:
         builder.hidden_line(hidden)
@@ -404,4 +478,11 @@ def chart_graph(
         builder.natal_entity(builder.natal)
     builder.tombs()
     builder.relations()
-    return builder.graph()
+    return builder.facts()
+
+
+def chart_graph(
+    chart: Chart, reading: URIRef, topic: URIRef | None = None, querent: dict[str, Any] | None = None
+) -> Graph:
+    """The facts of :func:`chart_facts` as an rdflib graph (Turtle output, the Python API)."""
+    return chart_facts(chart, reading, topic, querent).graph()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cached_property
 
 from kg.errors import InputError
 from kg.ganzhi import Element, GanZhi, clashes, combines
@@ -112,37 +113,47 @@ class Hexagram:
     palace: Trigram
     generation: Generation
 
-    @property
+    def __hash__(self) -> int:
+        """By the bits, which determine the rest (the generated hash would hash every field)."""
+        return hash(self.bits)
+
+    @cached_property
     def code(self) -> str:
         """Bits bottom → top as a string, e.g. '111110' for 澤天夬."""
         return "".join(map(str, self.bits))
 
-    @property
+    @cached_property
     def inner(self) -> Trigram:
         """內卦 (下卦), lines 1–3."""
         return _TRIGRAM_BY_BITS[self.bits[:3]]
 
-    @property
+    @cached_property
     def outer(self) -> Trigram:
         """外卦 (上卦), lines 4–6."""
         return _TRIGRAM_BY_BITS[self.bits[3:]]
 
-    @property
+    @cached_property
     def palace_element(self) -> Element:
         """宮五行: the element of the palace trigram; 六親 are reckoned against it."""
         return self.palace.element
 
-    @property
+    @cached_property
     def shi(self) -> int:
         """世爻 position (1–6)."""
         return self.generation.shi
 
-    @property
+    @cached_property
     def ying(self) -> int:
         """應爻 position: 世 ± 3."""
         return (self.shi + 2) % 6 + 1
 
-    @property
+    def in_palace(self, position: int) -> bool:
+        """真宮 (False: 假宮): line ``position`` lies in the trigram of the hexagram's palace, which is
+        the 外卦 of the 一世 … 三世 hexagrams, the 內卦 of the 歸魂, both of the 八純 and neither of the
+        四世, 五世 and 游魂 (《黃金策》 ¶92 "遁卦外有乾卦 … 是真兄弟"; docs/liuyao-doctrine.md §7.14)."""
+        return (self.inner if position <= 3 else self.outer).char == self.palace.char
+
+    @cached_property
     def najia(self) -> tuple[GanZhi, ...]:
         """納甲 of lines 1 → 6."""
         return self.inner.inner_najia + self.outer.outer_najia
@@ -162,13 +173,13 @@ class Hexagram:
         """歸魂卦."""
         return self.generation is Generation.GUI_HUN
 
-    @property
+    @cached_property
     def is_liu_chong(self) -> bool:
         """六沖卦: lines (1,4), (2,5), (3,6) all clash (《增刪卜易》 六沖章)."""
         b = [g.branch for g in self.najia]
         return all(clashes(b[i], b[i + 3]) for i in range(3))
 
-    @property
+    @cached_property
     def is_liu_he(self) -> bool:
         """六合卦: lines (1,4), (2,5), (3,6) all combine (《增刪卜易》 六合章)."""
         b = [g.branch for g in self.najia]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from functools import cache
 
 from kg.ganzhi import Element, GanZhi
 from kg.liuyao.hexagrams import Hexagram, hexagram
@@ -62,6 +63,7 @@ class Hidden:
     relative: Relative
 
 
+@cache
 def hidden_spirits(hexagram_: Hexagram, mode: FuShenMode = FuShenMode.MISSING) -> tuple[Hidden, ...]:
     """The 伏神 of a hexagram, bottom → top."""
     element = hexagram_.palace_element

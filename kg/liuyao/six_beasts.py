@@ -8,6 +8,7 @@ Source: 《卜筮正宗》 排六神歌 "甲乙起青龍，丙丁起朱雀，戊
 from __future__ import annotations
 
 from enum import IntEnum
+from functools import cache
 
 from kg.ganzhi import Stem
 
@@ -38,6 +39,7 @@ FIRST_BEAST: tuple[Beast, ...] = (
 """The beast on line 1 for each day stem 甲 … 癸."""
 
 
+@cache
 def beasts(day_stem: Stem) -> tuple[Beast, ...]:
     """六神 of lines 1 → 6 on a day with stem ``day_stem``."""
     return tuple(Beast((FIRST_BEAST[day_stem] + i) % 6) for i in range(6))

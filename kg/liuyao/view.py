@@ -52,6 +52,7 @@ def render(chart: Chart) -> str:
     record = chart.calendar
     if record.pillars_given:
         out.append("pillars given")
+        out += [f"WARNING: inconsistent pillars accepted: {broken}" for broken in record.inconsistencies]
     else:
         out.append(
             f"{record.moment.isoformat() if record.moment else ''} ({record.timezone}), {record.library}, 子時 rule {record.zi_hour_rule}"

@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from kg.serve import dts, linked_data, sparql
+from kg.serve import dts, linked_data, readings, sparql
 from kg.serve.graph import ServedGraph
 
 HERE = Path(__file__).resolve().parent
@@ -32,6 +32,7 @@ def create_app(graph: ServedGraph) -> Starlette:
         Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
         *sparql.routes(graph),
         *dts.routes(graph),
+        *readings.routes(graph),
         *linked_data.routes(graph),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
