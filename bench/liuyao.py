@@ -13,7 +13,7 @@ random moments between 1900 and 2100 (Beijing time), the line values drawn as th
   core+quads   core+facts + Facts.quads() (pyoxigraph Quad objects, what a store takes)
   core+rdf     cast_chart + kg.liuyao.facts.chart_graph (the same facts as an rdflib Graph)
   najia        najia.Najia().compile(params, date) on the moment casts: PyPI najia 2.0.1, the
-               bench/test extra (it computes 納甲, 六親, 世應, 六神, 伏神 and the 變卦)
+               extra for benches and tests (it computes 納甲, 六親, 世應, 六神, 伏神 and the 變卦)
 
 Run from the repository root: python -m bench.liuyao [--casts 10000] [--najia-sample K] [--rdf-sample K]
 (najia and rdflib are slow: every K-th cast only).

@@ -520,9 +520,10 @@ def test_jiesha_or_wangshen_hurting_the_body(kg):
 
 
 def test_pian_zheng_zhi_fu_in_guan(kg):
-    """世應妻爻三合 … 妻爻更逢兩鬼。合身命: 風地觀 (乾宮) with lines 1–4 moving on a 甲子 day: the 亥卯未 frame holds
-    the 應 乙未 (line 1), the 財 乙卯 (line 3) and the 世 辛未 (line 4); 乙巳 and 辛巳 are two 官鬼 (Fire against the
-    Metal palace), and 巳 combines with the 伏神 申 under line 5, the 命 of a woman born in a 申 year."""
+    """世應妻爻三合 … 妻爻更逢兩鬼。合身命: 風地觀 (乾宮) with lines 1–4 moving on a 甲子 day: the 亥卯未 frame
+    (虛一待用) holds the 應 乙未 (line 1), the 財 乙卯 (line 3) and the 世 辛未 (line 4); 乙巳 and 辛巳 are two 官鬼
+    (Fire against the Metal palace), and 巳 combines with the 伏神 申 under line 5, the 命 of a woman born in a 申
+    year."""
     _, results = cast(kg, "庚寅 戊寅 甲子", "666677", "婚姻", {"sex": "女", "birth": "申"})
     found = bound(results, LQ + "pian-zheng-zhi-fu")
     assert sorted((b["G"], b["W"]) for b in found) == [("line/2", "hidden/5"), ("line/5", "hidden/5")]

@@ -228,12 +228,14 @@ def test_chart_verdict_money(kg, ju, day_night, expected):
     [("br:chou", "seat:meng", True), ("br:chou", "seat:zhong", False), ("br:yin", "seat:meng", False)],
 )
 def test_generalised_tiangang_meng(kg, lodging, seat_class, fires):
-    # 癸 lodges in 丑, clashing the day branch 未; a 寄寅 干 does not clash 未
+    # 癸 lodges in 丑, clashing the day branch 未 (the 干 takes part in 沖 by its 寄宮, as the chart
+    # asserts it); a 寄寅 干 does not clash 未
+    clash = "r:gan dk:chong r:zhi ." if lodging == "br:chou" else ""
     chart = _spirits(
         "xingren",
         "r:chen",
         f"""r:chen dk:branch br:chen ; dk:seatClass {seat_class} .
-            r:gan dk:lodging {lodging} .  r:zhi dk:branch br:wei .""",
+            r:gan dk:lodging {lodging} .  r:zhi dk:branch br:wei . {clash}""",
         extra="; dk:gan r:gan ; dk:zhi r:zhi",
     )
     expected = {"zhizhi.tiangang-meng.xingren": {"applies"}} if fires else {}
@@ -305,9 +307,13 @@ def test_parameter_road_beast(kg):
 # ── text-only: reported as 'consider' when its triggers hold (S30) ──────────────────────────
 
 
-def test_text_only_tomb_tiger(kg):
+def test_tomb_tiger(kg):
+    """干乘墓虎毋占病 (S30): the spirit over the 干 is the 墓神 of the day stem and carries 白虎."""
     chart = _spirits(
-        "jibing", "r:x", "r:x dk:branch br:xu ; dk:general general:baihu .", extra="; dk:ganShang r:x"
+        "jibing",
+        "r:x",
+        "r:x dk:branch br:chen ; dk:shensha <https://w3id.org/divkg/concept/star/mushen> ; dk:general general:baihu .",
+        extra="; dk:ganShang r:x",
     )
-    assert fired(kg, chart, "zhizhi.bifa") == {"zhizhi.bifa.mu-hu": {"consider"}}
-    assert fired(kg, chart.replace("general:baihu", "general:qinglong"), "zhizhi.bifa") == {}
+    assert fired(kg, chart, "zhizhi.bifa.mu-hu") == {"zhizhi.bifa.mu-hu": {"applies"}}
+    assert fired(kg, chart.replace("general:baihu", "general:qinglong"), "zhizhi.bifa.mu-hu") == {}

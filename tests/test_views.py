@@ -24,7 +24,7 @@ def test_the_body_on_zi_is_named_in_the_terminal_view():
 def test_a_natal_branch_zi_is_kept_in_the_witness_inputs():
     chart = chart_from_inputs(day=GanZhi.from_name("癸未"), ju=4, birth=Branch.ZI, walking_year=Branch.ZI)
     sample = _liuren_graph(chart, "--day 癸未 --ju 4", Branch.ZI, Branch.ZI)
-    assert sample.inputs.endswith("--birth 子 --walking-year 子")
+    assert "--birth 子 --walking-year 子" in sample.inputs
 
 
 def test_every_liuren_view_flags_a_moment_within_a_minute_of_a_zhongqi():

@@ -2,8 +2,8 @@
 day, and the reasons that are facts of the day 癸未 hold on all its twelve lessons.
 
 Each chart is worked out by hand from tests/fixtures/liuren-720.tsv (四課, 三傳 with their 遁干, 旬空, the 晝 and 夜
-generals) and the tables of docs/liuren-doctrine.md — 寄宮 (§4.1: 甲寅 乙辰 丙戊巳 丁己未 庚申 辛戌 壬亥 癸丑), the
-plate S(e) = e − (N − 1) (§4.3), the 課體 (§4.9), the 墓 of the day stem, 日德 and 生氣/死氣 (§5) — not from the
+generals) and the tables of docs/liuren-doctrine.md — 寄宮 (section 4.1: 甲寅 乙辰 丙戊巳 丁己未 庚申 辛戌 壬亥 癸丑), the
+plate S(e) = e − (N − 1) (section 4.3), the 課體 (section 4.9), the 墓 of the day stem, 日德 and 生氣/死氣 (section 5) — not from the
 generator's output. Three reasons hold on no lesson of another day: test_reasons_found_on_guiwei_only checks why,
 on the table itself.
 """
