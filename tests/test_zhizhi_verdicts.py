@@ -407,6 +407,18 @@ def test_the_official_at_court_of_ju7(kg: KnowledgeGraph) -> None:
     assert not rules & by_status(read(kg, "功名", plate="晝", ju=7)).keys()
 
 
+def test_reading_command_takes_the_querent(built_graph: Path) -> None:
+    """``kg reading liuren --occupation 為官`` asks the rules of an official (¶36 在朝官員, 第七局); without it they
+    stay silent."""
+    args = ["reading", "liuren", "--day", "癸未", "--ju", "7", "--day-night", "晝", "--topic", "功名"]
+    args += ["--graph", str(built_graph), "--format", "json"]
+    rules = {"zhizhi.ju7.chao-guan", "zhizhi.liu-yin.chao-guan"}
+    for extra, expected in (([], set()), (["--occupation", "為官"], rules)):
+        result = CliRunner().invoke(main, [*args, *extra])
+        assert result.exit_code == 0, result.output
+        assert {r["rule_id"] for r in json.loads(result.output)["rules"]} & rules == expected
+
+
 # ── the issue's acceptance check ───────────────────────────────────────────────────────────
 
 
