@@ -40,18 +40,30 @@ def test_a_scheme_named_in_simplified_characters():
     assert {r["zh"] for r in rows} == {"父母", "兄弟", "子孫", "妻財", "官鬼"}
 
 
-def test_a_simplified_topic_is_read_as_traditional_and_said():
+def test_a_simplified_topic_is_read_as_traditional_and_said(built_graph):
     result = CliRunner().invoke(
-        main, ["reading", "liuyao", "--pillars", "庚寅 戊寅 癸亥", "--lines", "977778", "--topic", "迁移"]
+        main,
+        [
+            "reading",
+            "liuyao",
+            "--pillars",
+            "庚寅 戊寅 癸亥",
+            "--lines",
+            "977778",
+            "--topic",
+            "迁移",
+            "--graph",
+            str(built_graph),
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "迁移 read as 遷移" in result.stderr
     assert "yiyin.qianyi" in result.stdout
 
 
-def test_a_simplified_search_term_finds_the_traditional_text():
+def test_a_simplified_search_term_finds_the_traditional_text(built_graph):
     """《易隱》 ¶6 父下伏水鬼，棟必漏也 is found from 栋必漏."""
-    result = CliRunner().invoke(main, ["search", "栋必漏"])
+    result = CliRunner().invoke(main, ["search", "栋必漏", "--graph", str(built_graph)])
     assert result.exit_code == 0
     assert "urn:cts:divkg:yiyin.juan4.zh:6.3" in result.stdout
     assert "栋必漏 read as 棟必漏" in result.stderr
