@@ -45,7 +45,7 @@ from kg.record import cast, read, text_report
 from kg.simplified import topic
 concept = topic("遷移")
 marks.append(("topic (the vocabulary)", clock()))
-found = cast("liuyao", {"pillars": "庚寅 戊寅 癸亥", "lines": "977778"}, concept)
+found = cast("liuyao", {{"pillars": "庚寅 戊寅 癸亥", "lines": "977778"}}, concept)
 marks.append(("chart and facts", clock()))
 kg = KnowledgeGraph.load(Path({graph!r}))
 marks.append(("graph load", clock()))
