@@ -68,6 +68,22 @@ YIN_YANG = (concept("yy", "yin"), concept("yy", "yang"))
 GANZHI = tuple(concept("gz", GanZhi.from_index(i).slug) for i in range(60))
 """The concepts of 地支, 天干, 五行, 陰陽 and 干支 by their index (陰 0, 陽 1; 甲子 0)."""
 
+QUERENT_FACTS: dict[str, tuple[ox.NamedNode, str, dict[str, str]]] = {
+    "status": (DK.querentStatus, "status", {"已遷": "moved", "未遷": "not-moved"}),
+    "purpose": (DK.querentPurpose, "purpose", {"公": "public", "私": "private"}),
+    "sex": (DK.querentSex, "sex", {"男": "male", "女": "female"}),
+    "occupation": (
+        DK.querentOccupation,
+        "occupation",
+        {"為官": "official", "漁獵": "fishing-hunting", "技藝": "crafts"},
+    ),
+}
+"""The querent facts the texts condition on, by key: the reading property, the concept prefix
+(kg.vocabulary) and the written values → concept slugs: 已遷/未遷 (《易隱》 遷移占), 公/私 (《黃金策》
+¶4), the querent's sex (《黃金策》 六親, 《直指》 ¶42 妻占) and calling (《黃金策》 ¶112, 《直指》 ¶32, ¶36);
+ontology/concepts/huangjince-facts.ttl, docs/liuyao-doctrine.md §7.9. Each system asks the keys its
+texts use."""
+
 
 def _table(relations) -> tuple[tuple[tuple[ox.NamedNode, ...], ...], ...]:
     return tuple(
@@ -227,6 +243,16 @@ class FactBuilder:
         ):
             if value is not None:
                 self.add(r, predicate, ox.Literal(str(value)))
+
+    def querent(self, given: dict[str, str], keys: tuple[str, ...]) -> None:
+        """The querent facts ``given`` (keys of :data:`QUERENT_FACTS` among ``keys``) on the reading."""
+        for key, value in given.items():
+            if key not in keys:
+                raise InputError(f"querent {key!r}: this system asks only {', '.join(keys)}")
+            prop, prefix, slugs = QUERENT_FACTS[key]
+            if value not in slugs:
+                raise InputError(f"querent {key} {value!r}: expected {' or '.join(slugs)}")
+            self.add(self.reading, prop, concept(prefix, slugs[value]))
 
     def options(self, options: object) -> None:
         """One dk:option node per field of a frozen Options dataclass."""

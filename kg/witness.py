@@ -83,6 +83,7 @@ from kg.build import BUILD, src
 from kg.calendar import Pillars
 from kg.corpus import CORPUS, works
 from kg.errors import InputError
+from kg.facts import QUERENT_FACTS
 from kg.ganzhi import Branch, GanZhi, Stem
 from kg.liuren import chart_from_inputs
 from kg.liuren import facts as liuren_facts
@@ -116,10 +117,7 @@ HOUSEHOLD = tuple(
     next(n for n, s in MEMBERS.items() if s == slug) for slug in dict.fromkeys(MEMBERS.values())
 )
 """The members of the household a 六爻 reading may give a birth year for, one name each (夫, not 男)."""
-LIUYAO_QUERENT = {
-    "status": tuple(liuyao_facts.QUERENT_STATUS),
-    **{key: tuple(values) for key, (_, _, values) in liuyao_facts.QUERENT_CHOICES.items()},
-}
+LIUYAO_QUERENT = {key: tuple(QUERENT_FACTS[key][2]) for key in liuyao_facts.QUERENT}
 """The querent's facts a 六爻 reading may give (status, purpose, sex, calling) and their values."""
 DAYTIME = tuple(Branch.from_char(c) for c in "卯辰巳午未申")
 NIGHTTIME = tuple(b for b in Branch if b not in DAYTIME)
@@ -236,8 +234,8 @@ def _liuren_graph(chart: LiurenChart, inputs: str, birth: Branch | None, walking
     rng = random.Random(inputs)
     querent = {
         key: value
-        for key, (_, _, values) in liuren_facts.QUERENT.items()
-        if (value := rng.choice((None, *values))) is not None
+        for key in liuren_facts.QUERENT
+        if (value := rng.choice((None, *QUERENT_FACTS[key][2]))) is not None
     }
     graph = liuren_facts.chart_graph(chart, liuren_facts.reading_iri(chart), None, querent)
     flags = [(k, b.char) for k, b in (("birth", birth), ("walking-year", walking)) if b is not None]

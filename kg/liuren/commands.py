@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from kg.calendar import ZiHourRule
+from kg.facts import QUERENT_FACTS
 from kg.liuren.chart import Chart, Options, chart_from_inputs
 from kg.liuren.facts import QUERENT, chart_graph, reading_iri
 from kg.liuren.generals import DEFAULT_TEMPLE_TABLE, TEMPLE_TABLES, DayNightRule
@@ -100,11 +101,13 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option("--walking-year", metavar="BRANCH", help="The querent's 行年 (branch or 干支)."),
         click.option(
-            "--sex", type=click.Choice(list(QUERENT["sex"][2])), help="The querent is 男 or 女 (¶42 妻占)."
+            "--sex",
+            type=click.Choice(list(QUERENT_FACTS["sex"][2])),
+            help="The querent is 男 or 女 (¶42 妻占).",
         ),
         click.option(
             "--occupation",
-            type=click.Choice(list(QUERENT["occupation"][2])),
+            type=click.Choice(list(QUERENT_FACTS["occupation"][2])),
             help="The querent's calling where the text splits on it: 為官 (¶32 仕宦占者, ¶36 在朝官員), 漁獵 or 技藝.",
         ),
     ]

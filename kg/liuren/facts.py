@@ -27,7 +27,6 @@ import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
 from kg.calendar import zhongqi_within_a_minute
-from kg.errors import InputError
 from kg.facts import (
     BRANCHES,
     DK,
@@ -147,16 +146,9 @@ def _dun_stems(day: GanZhi) -> tuple[ox.NamedNode | None, ...]:
 _KUIGANG = (Branch.CHEN, Branch.XU)
 """魁罡: 天罡 辰 and 河魁 戌."""
 
-QUERENT: dict[str, tuple[ox.NamedNode, str, dict[str, str]]] = {
-    "sex": (DK.querentSex, "sex", {"男": "male", "女": "female"}),
-    "occupation": (
-        DK.querentOccupation,
-        "occupation",
-        {"為官": "official", "漁獵": "fishing-hunting", "技藝": "crafts"},
-    ),
-}
-"""Querent facts by key: the reading property, the concept prefix and the written values → concept
-slugs (dk:QuerentSexScheme, dk:OccupationScheme): 《直指》 ¶42 妻占 (女), ¶32 仕宦占者 and ¶36 在朝官員 (為官)."""
+QUERENT = ("sex", "occupation")
+"""The querent facts (:data:`kg.facts.QUERENT_FACTS`) the 大六壬 texts condition on: 《直指》 ¶42 妻占 (女),
+¶32 仕宦占者 and ¶36 在朝官員 (為官)."""
 
 
 def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
@@ -212,11 +204,7 @@ class _Builder(FactBuilder):
         if chart.birth is not None:
             self.add(r, DK.birthBranch, BRANCHES[chart.birth.branch])
             self.add(r, DK.birthSpirit, spirit[chart.birth.upper])
-        for key, value in (querent or {}).items():
-            prop, prefix, slugs = QUERENT[key]
-            if value not in slugs:
-                raise InputError(f"querent {key} {value!r}: expected {' or '.join(slugs)}")
-            self.add(r, prop, concept(prefix, slugs[value]))
+        self.querent(querent or {}, QUERENT)
         if chart.walking_year is not None:
             self.add(r, DK.walkingYearBranch, BRANCHES[chart.walking_year.branch])
             self.add(r, DK.walkingYearSpirit, spirit[chart.walking_year.upper])

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from kg.calendar import ZiHourRule
+from kg.facts import QUERENT_FACTS
 from kg.ganzhi import CHANGSHENG_VARIANTS
 from kg.liuyao.body import GuaShenRule
 from kg.liuyao.chart import (
@@ -25,7 +26,7 @@ from kg.liuyao.chart import (
     ShenShaBase,
     chart_from_inputs,
 )
-from kg.liuyao.facts import QUERENT_CHOICES, QUERENT_STATUS, chart_graph, reading_iri
+from kg.liuyao.facts import QUERENT, chart_graph, reading_iri
 from kg.liuyao.hidden import FuShenMode
 from kg.liuyao.natal import MEMBERS, natal, parse_member
 from kg.liuyao.view import chart_to_json, render
@@ -98,7 +99,9 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
             "--coins", help="Three-coin tosses bottom → top, 'HHT HTT …' or heads per line '321112'."
         ),
         click.option(
-            "--status", type=click.Choice(list(QUERENT_STATUS)), help="遷移占: the querent 已遷 or 未遷."
+            "--status",
+            type=click.Choice(list(QUERENT_FACTS["status"][2])),
+            help="遷移占: the querent 已遷 or 未遷.",
         ),
         click.option(
             "--birth",
@@ -107,11 +110,11 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option(
             "--purpose",
-            type=click.Choice(list(QUERENT_CHOICES["purpose"][2])),
+            type=click.Choice(list(QUERENT_FACTS["purpose"][2])),
             help="公 or 私 (求財: 公門, 私財).",
         ),
         click.option(
-            "--sex", type=click.Choice(list(QUERENT_CHOICES["sex"][2])), help="The querent is 男 or 女."
+            "--sex", type=click.Choice(list(QUERENT_FACTS["sex"][2])), help="The querent is 男 or 女."
         ),
         click.option(
             "--member",
@@ -121,7 +124,7 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
         ),
         click.option(
             "--occupation",
-            type=click.Choice(list(QUERENT_CHOICES["occupation"][2])),
+            type=click.Choice(list(QUERENT_FACTS["occupation"][2])),
             help="The querent's calling where the text splits on it: 為官, 漁獵 or 技藝 (九流).",
         ),
         *(
@@ -149,9 +152,7 @@ def liuyao_inputs(**params: Any) -> tuple[Chart, dict[str, Any]]:
         options=Options.from_names(**chosen),
         accept_inconsistent_pillars=bool(params.get("accept_inconsistent_pillars")),
     )
-    querent: dict[str, Any] = {
-        k: params[k] for k in ("status", *QUERENT_CHOICES) if params.get(k) is not None
-    }
+    querent: dict[str, Any] = {k: params[k] for k in QUERENT if params.get(k) is not None}
     if params.get("birth") is not None:
         born = natal(chart, params["birth"])
         querent["birth"] = (born.stem.char if born.stem is not None else "") + born.branch.char

@@ -25,7 +25,6 @@ from typing import Any
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
-from kg.errors import InputError
 from kg.facts import (
     BRANCHES,
     DK,
@@ -64,20 +63,8 @@ POSITION_NAMES = ("初", "二", "三", "四", "五", "上")
 PILLAR_NAMES = {"year": "太歲", "month": "月建", "day": "日辰", "hour": "時辰"}
 """The 四直 as the texts name them."""
 
-QUERENT_STATUS = {"已遷": "moved", "未遷": "not-moved"}
-"""已遷 / 未遷 (遷移占) → slug of dk:QuerentStatusScheme."""
-
-QUERENT_CHOICES: dict[str, tuple[ox.NamedNode, str, dict[str, str]]] = {
-    "purpose": (DK.querentPurpose, "purpose", {"公": "public", "私": "private"}),
-    "sex": (DK.querentSex, "sex", {"男": "male", "女": "female"}),
-    "occupation": (
-        DK.querentOccupation,
-        "occupation",
-        {"為官": "official", "漁獵": "fishing-hunting", "技藝": "crafts"},
-    ),
-}
-"""Querent facts by key: the reading property, the concept prefix (kg.vocabulary) and the written
-values → concept slugs (ontology/concepts/huangjince-facts.ttl, docs/liuyao-doctrine.md §7.9)."""
+QUERENT = ("status", "purpose", "sex", "occupation")
+"""The querent facts (:data:`kg.facts.QUERENT_FACTS`) the 六爻 texts condition on."""
 
 _CHANGE_RELATION = {
     ChangeRelation.HUITOU_SHENG: "huitou-sheng",
@@ -215,15 +202,7 @@ class _Builder(FactBuilder):
         self.calendar(chart.calendar)
         self.options(chart.options)
         querent = querent or {}
-        if (status := querent.get("status")) is not None:
-            if status not in QUERENT_STATUS:
-                raise InputError(f"querent status {status!r}: expected 已遷 or 未遷")
-            self.add(r, DK.querentStatus, concept("status", QUERENT_STATUS[status]))
-        for key, (prop, prefix, slugs) in QUERENT_CHOICES.items():
-            if (value := querent.get(key)) is not None:
-                if value not in slugs:
-                    raise InputError(f"querent {key} {value!r}: expected {' or '.join(slugs)}")
-                self.add(r, prop, concept(prefix, slugs[value]))
+        self.querent({k: v for k, v in querent.items() if k in QUERENT}, QUERENT)
         if self.natal is not None:
             self.add(r, DK.birthBranch, BRANCHES[self.natal.branch])
             self.add(r, DK.birthElement, ELEMENTS[self.natal.element])
