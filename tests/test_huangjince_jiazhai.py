@@ -9,47 +9,25 @@ alone, so the rule files other people are editing do not change these results.
 
 from __future__ import annotations
 
-import shutil
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from hand_charts import PREFIXES, READING, graph_of
 from rdflib import Graph
 
-from kg.build import build
 from kg.liuyao.chart import chart_from_inputs
 from kg.liuyao.facts import chart_graph, reading_iri
 from kg.match import Applicable, KnowledgeGraph, Reading, retrieve
 from kg.vocabulary import vocabulary
 
 RULES = Path(__file__).resolve().parent.parent / "corpus" / "rules" / "huangjince-jiazhai.yaml"
-PREFIXES = """
-@prefix dk: <https://w3id.org/divkg/> .
-@prefix rel: <https://w3id.org/divkg/concept/relative/> .
-@prefix el: <https://w3id.org/divkg/concept/element/> .
-@prefix br: <https://w3id.org/divkg/concept/branch/> .
-@prefix stem: <https://w3id.org/divkg/concept/stem/> .
-@prefix role: <https://w3id.org/divkg/concept/role/> .
-@prefix beast: <https://w3id.org/divkg/concept/beast/> .
-@prefix state: <https://w3id.org/divkg/concept/state/> .
-@prefix stage: <https://w3id.org/divkg/concept/stage/> .
-@prefix star: <https://w3id.org/divkg/concept/star/> .
-@prefix tri: <https://w3id.org/divkg/concept/trigram/> .
-@prefix pillar: <https://w3id.org/divkg/concept/pillar/> .
-@prefix topic: <https://w3id.org/divkg/concept/topic/> .
-@prefix r: <https://w3id.org/divkg/reading/t/> .
-"""
-READING = "<https://w3id.org/divkg/reading/t>"
 ROLE = "https://w3id.org/divkg/concept/role/"
 
 
 @pytest.fixture(scope="module")
 def kg(tmp_path_factory) -> KnowledgeGraph:
-    rules = tmp_path_factory.mktemp("rules")
-    shutil.copy(RULES, rules / RULES.name)
-    out = tmp_path_factory.mktemp("kg")
-    build(out, rules)
-    return KnowledgeGraph.load(out / "kg.nq")
+    return graph_of(tmp_path_factory, RULES.name)
 
 
 def chart(topic: str, body: str, links: str) -> Reading:

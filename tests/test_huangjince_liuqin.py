@@ -12,48 +12,25 @@ same time cannot break these tests.
 
 from __future__ import annotations
 
-import shutil
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from hand_charts import PREFIXES, READING, graph_of
 from rdflib import Graph
 
-from kg.build import build
 from kg.liuyao.chart import chart_from_inputs
 from kg.liuyao.facts import chart_graph, reading_iri
 from kg.match import Applicable, KnowledgeGraph, Reading, retrieve
 from kg.vocabulary import vocabulary
 
 RULES = Path(__file__).resolve().parent.parent / "corpus" / "rules" / "huangjince-liuqin.yaml"
-PREFIXES = """
-@prefix dk: <https://w3id.org/divkg/> .
-@prefix rel: <https://w3id.org/divkg/concept/relative/> .
-@prefix el: <https://w3id.org/divkg/concept/element/> .
-@prefix role: <https://w3id.org/divkg/concept/role/> .
-@prefix beast: <https://w3id.org/divkg/concept/beast/> .
-@prefix stage: <https://w3id.org/divkg/concept/stage/> .
-@prefix star: <https://w3id.org/divkg/concept/star/> .
-@prefix half: <https://w3id.org/divkg/concept/half/> .
-@prefix tri: <https://w3id.org/divkg/concept/trigram/> .
-@prefix pillar: <https://w3id.org/divkg/concept/pillar/> .
-@prefix sex: <https://w3id.org/divkg/concept/sex/> .
-@prefix occupation: <https://w3id.org/divkg/concept/occupation/> .
-@prefix member: <https://w3id.org/divkg/concept/member/> .
-@prefix topic: <https://w3id.org/divkg/concept/topic/> .
-@prefix r: <https://w3id.org/divkg/reading/t/> .
-"""
-READING = "<https://w3id.org/divkg/reading/t>"
 LQ, SM = "huangjince.liuqin.", "huangjince.shenming."
 
 
 @pytest.fixture(scope="module")
 def kg(tmp_path_factory) -> KnowledgeGraph:
-    rules = tmp_path_factory.mktemp("rules")
-    shutil.copy(RULES, rules / RULES.name)
-    out = tmp_path_factory.mktemp("kg")
-    build(out, rules)
-    return KnowledgeGraph.load(out / "kg.nq")
+    return graph_of(tmp_path_factory, RULES.name)
 
 
 def chart(topic: str, body: str, links: str) -> str:

@@ -11,14 +11,13 @@ and this section's file, so that the other rule files being written beside it ca
 
 from __future__ import annotations
 
-import shutil
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from hand_charts import PREFIXES, READING, graph_of
 from rdflib import Graph
 
-from kg.build import build
 from kg.liuyao.chart import chart_from_inputs
 from kg.liuyao.facts import chart_graph, reading_iri
 from kg.match import Applicable, KnowledgeGraph, Reading, retrieve
@@ -27,23 +26,6 @@ from kg.vocabulary import DK, vocabulary
 RULES = Path(__file__).resolve().parent.parent / "corpus" / "rules"
 FILES = ("huangjince.yaml", "huangjince-qiucai-sub.yaml")
 
-PREFIXES = """
-@prefix dk: <https://w3id.org/divkg/> .
-@prefix rel: <https://w3id.org/divkg/concept/relative/> .
-@prefix el: <https://w3id.org/divkg/concept/element/> .
-@prefix br: <https://w3id.org/divkg/concept/branch/> .
-@prefix role: <https://w3id.org/divkg/concept/role/> .
-@prefix beast: <https://w3id.org/divkg/concept/beast/> .
-@prefix state: <https://w3id.org/divkg/concept/state/> .
-@prefix stage: <https://w3id.org/divkg/concept/stage/> .
-@prefix half: <https://w3id.org/divkg/concept/half/> .
-@prefix change: <https://w3id.org/divkg/concept/change/> .
-@prefix hexclass: <https://w3id.org/divkg/concept/hexclass/> .
-@prefix pillar: <https://w3id.org/divkg/concept/pillar/> .
-@prefix topic: <https://w3id.org/divkg/concept/topic/> .
-@prefix r: <https://w3id.org/divkg/reading/t/> .
-"""
-READING = "<https://w3id.org/divkg/reading/t>"
 LINKS = {
     "l": ("line",),
     "c": ("changedLine",),
@@ -59,12 +41,7 @@ PILLAR_KIND = {"d": "pillar:day", "m": "pillar:month"}
 
 @pytest.fixture(scope="module")
 def kg(tmp_path_factory) -> KnowledgeGraph:
-    rules = tmp_path_factory.mktemp("rules")
-    for name in FILES:
-        shutil.copy(RULES / name, rules / name)
-    out = tmp_path_factory.mktemp("kg")
-    build(out, rules)
-    return KnowledgeGraph.load(out / "kg.nq")
+    return graph_of(tmp_path_factory, *FILES)
 
 
 def chart(topic: str, entities: dict[str, str], relations: str = "", facts: str = "") -> str:

@@ -9,32 +9,11 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+from hand_charts import PREFIXES, READING
 from rdflib import Graph
 
 from kg.build import build
 from kg.match import KnowledgeGraph, Reading, retrieve
-
-PREFIXES = """
-@prefix dk: <https://w3id.org/divkg/> .
-@prefix rel: <https://w3id.org/divkg/concept/relative/> .
-@prefix el: <https://w3id.org/divkg/concept/element/> .
-@prefix yy: <https://w3id.org/divkg/concept/yinyang/> .
-@prefix br: <https://w3id.org/divkg/concept/branch/> .
-@prefix gz: <https://w3id.org/divkg/concept/ganzhi/> .
-@prefix stem: <https://w3id.org/divkg/concept/stem/> .
-@prefix role: <https://w3id.org/divkg/concept/role/> .
-@prefix beast: <https://w3id.org/divkg/concept/beast/> .
-@prefix hexclass: <https://w3id.org/divkg/concept/hexclass/> .
-@prefix pal: <https://w3id.org/divkg/concept/palace/> .
-@prefix general: <https://w3id.org/divkg/concept/general/> .
-@prefix seat: <https://w3id.org/divkg/concept/seat/> .
-@prefix dn: <https://w3id.org/divkg/concept/daynight/> .
-@prefix dir: <https://w3id.org/divkg/concept/direction/> .
-@prefix state: <https://w3id.org/divkg/concept/state/> .
-@prefix topic: <https://w3id.org/divkg/concept/topic/> .
-@prefix r: <https://w3id.org/divkg/reading/t/> .
-"""
-READING = "<https://w3id.org/divkg/reading/t>"
 
 
 @pytest.fixture(scope="module")
