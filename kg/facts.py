@@ -243,6 +243,8 @@ class FactBuilder:
         ):
             if value is not None:
                 self.add(r, predicate, ox.Literal(str(value)))
+        for broken in record.inconsistencies:
+            self.add(r, DK.inconsistentPillars, ox.Literal(broken))
 
     def querent(self, given: dict[str, str], keys: tuple[str, ...]) -> None:
         """The querent facts ``given`` (keys of :data:`QUERENT_FACTS` among ``keys``) on the reading."""

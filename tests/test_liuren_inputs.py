@@ -157,3 +157,35 @@ def test_a_month_general_the_month_cannot_have_is_refused() -> None:
         )
     accepted = chart_from_inputs(day="癸未", hour="午", general="巳", month="寅", accept_inconsistent=True)
     assert accepted.month_general.branch is Branch.SI
+
+
+def test_a_month_general_accepted_against_the_month_is_recorded() -> None:
+    """With --accept-inconsistent-pillars the 月將 巳 of a 寅 month is cast (第2局: 巳 on 午) and the
+    broken rule is named in every view and on the reading; in a 申 month (太乙 from 處暑) it is consistent."""
+    from click.testing import CliRunner
+    from rdflib import Graph
+
+    from kg.liuren.commands import chart_command
+    from kg.vocabulary import DK
+
+    args = ["--day", "癸未", "--hour", "午", "--general", "巳", "--month", "寅"]
+    refused = CliRunner().invoke(chart_command, args)
+    assert refused.exit_code == 2
+    assert "月將 巳 cannot occur in a 寅 month" in refused.stderr
+    assert "--accept-inconsistent-pillars" in refused.stderr
+    accepted = [*args, "--accept-inconsistent-pillars"]
+    text = CliRunner().invoke(chart_command, accepted)
+    assert text.exit_code == 0
+    assert text.output.startswith("癸未日 第2局")
+    assert "inconsistent inputs accepted: 月將 巳 cannot occur in a 寅 month" in text.output
+    data = json.loads(CliRunner().invoke(chart_command, [*accepted, "--format", "json"]).output)
+    assert [why[:24] for why in data["inconsistencies"]] == ["月將 巳 cannot occur in a 寅 month"[:24]]
+    turtle = CliRunner().invoke(chart_command, [*accepted, "--format", "turtle"]).output
+    recorded = {
+        str(o) for o in Graph().parse(data=turtle, format="turtle").objects(None, DK.inconsistentPillars)
+    }
+    assert recorded == set(data["inconsistencies"])
+    consistent = json.loads(
+        CliRunner().invoke(chart_command, [*args[:6], "--month", "申", "--format", "json"]).output
+    )
+    assert consistent["inconsistencies"] == []

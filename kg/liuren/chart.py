@@ -390,7 +390,8 @@ def chart_from_inputs(
     must agree. With ``day`` and ``ju`` alone the 月將 and 占時 stay unknown (None). ``month``
     (月建) is optional with explicit inputs and enables 旺相休囚死. ``birth`` (年命) and
     ``walking_year`` (行年) are branches or 干支. A 月將 that cannot occur in the given 月建 is
-    refused unless ``accept_inconsistent``. Every problem raises :class:`InputError`.
+    refused unless ``accept_inconsistent``: then the chart's calendar record names the mismatch.
+    Every problem raises :class:`InputError`.
     """
     birth_b = None if birth is None else _branch_input(birth, "年命")
     walking_b = None if walking_year is None else _branch_input(walking_year, "行年")
@@ -457,7 +458,7 @@ def chart_from_inputs(
     month_b = None if month is None else _branch_input(month, "月建")
     why = None if month_b is None or mg is None else month_general_mismatch(month_b, mg.branch)
     if why is not None and not accept_inconsistent:
-        raise InputError(why)
+        raise InputError(f"{why} (--accept-inconsistent-pillars casts the chart anyway)")
     return build_chart(
         day_gz,
         ju_n,
@@ -467,4 +468,5 @@ def chart_from_inputs(
         options=options,
         birth=birth_b,
         walking_year=walking_b,
+        calendar=None if why is None else CalendarRecord(pillars_given=True, inconsistencies=(why,)),
     )

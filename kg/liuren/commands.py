@@ -48,6 +48,11 @@ def input_options(command: Callable[..., Any]) -> Callable[..., Any]:
             "--month", metavar="BRANCH", help="月建 (month branch) for 旺相休囚死 (optional with --day)."
         ),
         click.option(
+            "--accept-inconsistent-pillars",
+            is_flag=True,
+            help="Cast with a --general that cannot occur in the --month (月將 against 月建), and record it.",
+        ),
+        click.option(
             "--day-night",
             type=click.Choice(list(DAY_NIGHT_CHOICES)),
             default="auto",
@@ -131,7 +136,11 @@ def liuren_inputs(**params: Any) -> Chart:
         stem_tomb=params.get("stem_tomb") or DEFAULT_MU_SHEN,
         temple_table=params.get("temple") or DEFAULT_TEMPLE_TABLE,
     )
-    return chart_from_inputs(**{k: params.get(k) for k in _INPUTS}, options=options)
+    return chart_from_inputs(
+        **{k: params.get(k) for k in _INPUTS},
+        options=options,
+        accept_inconsistent=bool(params.get("accept_inconsistent_pillars")),
+    )
 
 
 def liuren_querent(**params: Any) -> dict[str, str]:

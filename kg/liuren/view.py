@@ -74,6 +74,10 @@ def render(chart: Chart) -> str:
     lines = ["  ".join(head)]
     if chart.pillars is not None:
         lines.append(f"四柱 {chart.pillars}")
+    if chart.calendar is not None:
+        lines += [
+            f"WARNING: inconsistent inputs accepted: {broken}" for broken in chart.calendar.inconsistencies
+        ]
     if chart.calendar is not None and chart.calendar.moment is not None:
         cal = chart.calendar
         text = f"曆 {cal.moment.isoformat()} ({cal.timezone}; {cal.library}; 子時 {cal.zi_hour_rule})"
@@ -211,6 +215,7 @@ def chart_to_json(chart: Chart) -> dict[str, Any]:
         "keti": list(chart.keti_names),
         "pillars": None if chart.pillars is None else str(chart.pillars),
         "calendar": None,
+        "inconsistencies": [] if chart.calendar is None else list(chart.calendar.inconsistencies),
     }
     cal = chart.calendar
     if cal is not None and cal.moment is not None:

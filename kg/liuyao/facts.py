@@ -208,8 +208,6 @@ class _Builder(FactBuilder):
             self.add(r, DK.birthElement, ELEMENTS[self.natal.element])
         for slug in _reading_classes(chart):
             self.add(r, DK.hexClass, concept("hexclass", slug))
-        for broken in chart.calendar.inconsistencies:
-            self.add(r, DK.inconsistentPillars, ox.Literal(broken))
 
     # ── entities ─────────────────────────────────────────────────────────────────────────────
 

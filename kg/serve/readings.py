@@ -46,6 +46,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from kg.calendar import zhongqi_within_a_minute
 from kg.cite import Resolver
 from kg.errors import KgError
 from kg.liuren import commands as liuren_commands
@@ -269,7 +270,16 @@ def _forms() -> dict[str, Form]:
             (
                 (
                     "時 · time: a moment, or the day and 局",
-                    ("moment", "day", "ju", "general", "hour", "month", "day_night"),
+                    (
+                        "moment",
+                        "day",
+                        "ju",
+                        "general",
+                        "hour",
+                        "month",
+                        "accept_inconsistent_pillars",
+                        "day_night",
+                    ),
                 ),
                 ("問者 · the querent", ("birth", "walking_year", "sex", "occupation")),
             ),
@@ -635,6 +645,10 @@ def liuren_drawing(c: Concepts, found: Cast) -> LiurenDrawing:
         notes.append(
             f"{chart.calendar.moment.isoformat()} ({chart.calendar.timezone}; {chart.calendar.library})"
         )
+        if (term := zhongqi_within_a_minute(chart.calendar.moment)) is not None:
+            notes.append(f"within a minute of the 中氣 {term.name}: the 月將 is uncertain")
+    if chart.calendar is not None:
+        notes += [f"inconsistent inputs accepted: {broken}" for broken in chart.calendar.inconsistencies]
     if chart.hour is None:
         notes.append("占時 and 月將 unknown (given by 局)")
     d = chart.derivation
