@@ -61,6 +61,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import queue
 import random
 import re
 import sys
@@ -78,6 +79,7 @@ from typing import Any
 import click
 import pyoxigraph as ox
 import yaml
+from tqdm import tqdm
 
 from kg.build import BUILD, src
 from kg.calendar import Pillars
@@ -506,6 +508,9 @@ class Job:
     budget: int
     patience: int
     tallies: list[Tally]
+    progress: Callable[[int], object] | None = None
+    """Told how many more rules are settled (witnessed both ways, or their topic's search ended), for
+    a progress bar: the bar's ``update``, or in a worker a queue's ``put``."""
 
 
 @cache
@@ -517,6 +522,20 @@ def _graph(path: Path) -> KnowledgeGraph:
 def _run(job: Job) -> tuple[list[Tally], int]:
     """A job in a worker process."""
     return search(_graph(job.graph), job)
+
+
+def _in_workers(tasks: list[Job], jobs: int, bar: tqdm) -> list[tuple[list[Tally], int]]:
+    """The tasks in ``jobs`` worker processes, their progress passed back through a queue."""
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        settled = manager.Queue()
+        futures = [pool.submit(_run, replace(task, progress=settled.put)) for task in tasks]
+        while not all(f.done() for f in futures) or not settled.empty():
+            try:
+                bar.update(settled.get(timeout=0.2))
+            except queue.Empty:
+                continue
+        return [f.result() for f in futures]
 
 
 def search(kg: KnowledgeGraph, job: Job) -> tuple[list[Tally], int]:
@@ -542,7 +561,7 @@ def search(kg: KnowledgeGraph, job: Job) -> tuple[list[Tally], int]:
     scope = {t.rule.iri: scopes.rule_scope(t.rule) for t in job.tallies}
     needed = {t.rule.iri: scopes.chart_facts_only(t.rule) for t in job.tallies}
     samples = SAMPLERS[job.system](random.Random(f"{job.seed}-{job.system}"))
-    generated = 0
+    generated = dropped = settled = 0
     idle = dict.fromkeys(by_topic, 0)
     while by_topic and generated < job.budget:
         sample = next(samples)
@@ -573,6 +592,13 @@ def search(kg: KnowledgeGraph, job: Job) -> tuple[list[Tally], int]:
                     idle[topic] = 0
             if not any(t.searching for t in group) or idle[topic] >= job.patience:
                 del by_topic[topic]
+                dropped += len(group)
+        now = dropped + sum(not t.searching for group in by_topic.values() for t in group)
+        if job.progress is not None and now > settled:
+            job.progress(now - settled)
+            settled = now
+    if job.progress is not None and len(job.tallies) > settled:
+        job.progress(len(job.tallies) - settled)
     return job.tallies, generated
 
 
@@ -623,11 +649,11 @@ def witness(
             chosen = [t for t in all_tallies if t.rule.topic in share and catalogue[t.work].system == system]
             if chosen:
                 tasks.append(Job(graph, system, seed, readings, patience or DEFAULT_PATIENCE[system], chosen))
-    if jobs == 1:
-        results = [search(kg, task) for task in tasks]
-    else:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            results = list(pool.map(_run, tasks))
+    with tqdm(total=len(all_tallies), desc="rules searched", unit=" rule", disable=None, leave=False) as bar:
+        if jobs == 1:
+            results = [search(kg, replace(task, progress=bar.update)) for task in tasks]
+        else:
+            results = _in_workers(tasks, jobs, bar)
     generated = dict.fromkeys(SAMPLERS, 0)
     for task, (_, n) in zip(tasks, results, strict=True):
         generated[task.system] = max(generated[task.system], n)
