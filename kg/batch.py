@@ -2,9 +2,9 @@
 
 A batch is a list of readings (the inputs ``kg reading`` takes), each asked under several topics
 (占事). Each reading runs through the functions ``kg reading`` runs (:func:`reading_rows`): its
-chart is cast once (:func:`kg.record.cast`) and its rules retrieved for each topic
-(:func:`kg.record.read`, :func:`kg.match.retrieve`) on the built graph, which every process loads
-once (:func:`knowledge_graph`). The unit of work is a partition of
+chart is cast once (:func:`kg.record.cast`) and its rules retrieved under all its topics at once
+(:func:`kg.match.retrieve_topics`, which gives each topic what ``kg reading`` gives it) on the built
+graph, which every process loads once (:func:`knowledge_graph`). The unit of work is a partition of
 readings (:func:`evaluate`): ``--jobs`` maps partitions over worker processes, and Dask can map
 the same function over the machines of a cluster (README, "Many readings at once").
 
@@ -21,7 +21,7 @@ import multiprocessing
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,6 @@ from typing import Any
 import click
 import pyarrow as pa
 import pyarrow.parquet as pq
-from rdflib import URIRef
 from tqdm import tqdm
 
 from kg.build import SYSTEMS
@@ -37,9 +36,9 @@ from kg.errors import InputError
 from kg.ganzhi import GanZhi
 from kg.liuren import commands as liuren
 from kg.liuyao import commands as liuyao
-from kg.match import KnowledgeGraph
+from kg.match import KnowledgeGraph, Reading, retrieve_topics
 from kg.reading import GRAPH
-from kg.record import cast, given, read
+from kg.record import cast, given
 from kg.simplified import topic as user_topic
 
 LINE_VALUES = "6789"
@@ -98,16 +97,17 @@ def system_topics(kg: KnowledgeGraph, system: str) -> tuple[str, ...]:
 
 def reading_rows(kg: KnowledgeGraph, system: str, job: Job) -> Iterator[dict[str, Any]]:
     """The rows of one reading: the chart cast once as ``kg reading`` casts it (:func:`kg.record.cast`),
-    then its rules (:func:`kg.record.read`, retrieval) topic by topic.
+    then its rules under every topic at once (:func:`kg.match.retrieve_topics`, which gives each topic
+    what :func:`kg.match.retrieve` gives it).
 
     A topic's rows come in order of rule id and bindings: retrieval's order among the applications
     of one rule depends on what the process ran before, and a batch must not depend on its partitions.
     """
     found = cast(system, job.inputs, None)
     inputs = json.dumps(given(job.inputs), ensure_ascii=False, sort_keys=True)
+    by_topic = retrieve_topics(kg, Reading(found.facts), list(job.topics))
     for topic in job.topics:
-        found_rules = read(kg, replace(found, topic=URIRef(topic)))
-        for rule in sorted(found_rules, key=lambda a: (a.rule_id, sorted(a.bindings.items()))):
+        for rule in sorted(by_topic[topic], key=lambda a: (a.rule_id, sorted(a.bindings.items()))):
             yield {
                 "reading": job.number,
                 "inputs": inputs,

@@ -19,6 +19,7 @@ rdflib's engine.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import threading
@@ -316,7 +317,11 @@ class KnowledgeGraph:
             lambda: defaultdict(list)
         )
         self.unindexed: dict[tuple[str, bool], list[RuleInfo]] = defaultdict(list)
+        self.definitions: dict[str, list[RuleInfo]] = defaultdict(list)
+        """The definition rules of each topic."""
         for rule in self.rules.values():
+            if rule.kind == "definition":
+                self.definitions[rule.topic].append(rule)
             group = (rule.topic, rule.kind == "definition")
             keys = _keys(rule)
             if keys:
@@ -402,6 +407,30 @@ class Reading:
         self.topic = topics[0].value if topics else None
         self._index: ReadingIndex | None = None
         self._rdflib: Graph | None = None
+        self.graph: ox.NamedNode | ox.DefaultGraph = ox.DefaultGraph()
+        """Where :meth:`extend` writes: the default graph, or the named graph of a :meth:`layer`."""
+        self.added: set[ox.Triple] = set()
+        """The facts :meth:`extend` added (a topic's roles)."""
+
+    def layer(self, name: str) -> Reading:
+        """A view of this reading that keeps the facts :meth:`extend` adds (one topic's definitions)
+        in a named graph of its own: it sees the chart facts and its own, no other layer's."""
+        view = copy.copy(self)
+        view.graph = ox.NamedNode(f"{self.iri.value}/layer/{name}")
+        view.added = set(self.added)
+        view._facts = defaultdict(set, {subject: set(pairs) for subject, pairs in self._facts.items()})
+        view._index = view._rdflib = None
+        return view
+
+    def _query(self, query: str):
+        if isinstance(self.graph, ox.DefaultGraph):
+            return self.store.query(query)
+        return self.store.query(query, default_graph=[ox.DefaultGraph(), self.graph])
+
+    def holds(self, triple: ox.Triple) -> bool:
+        """Whether the reading (this layer) has the fact."""
+        s, p, o = triple.subject, triple.predicate, triple.object
+        return ox.Quad(s, p, o) in self.store or ox.Quad(s, p, o, self.graph) in self.store
 
     def index(self) -> ReadingIndex:
         """Per binding property, the fact sets of its entities; and the reading's own facts.
@@ -431,7 +460,7 @@ class Reading:
         """Solutions of a query (with its PREFIX declarations) as {variable: value}; the variables in
         ``terms`` in rule-constant form (``<iri>``, ``6``)."""
         if engine == "oxigraph":
-            rows = solutions(self.store.query(query))
+            rows = solutions(self._query(query))
             return [{k: _term(t) if k in terms else t.value for k, t in row.items()} for row in rows]
         return [
             {
@@ -441,19 +470,21 @@ class Reading:
             for row in self.rdflib_graph().query(query)
         ]
 
-    def construct(self, query: str) -> list[ox.Quad]:
-        return [ox.Quad(t.subject, t.predicate, t.object) for t in self.store.query(query)]
+    def construct(self, query: str) -> list[ox.Triple]:
+        return list(self._query(query))
 
-    def extend(self, quads: list[ox.Quad]) -> None:
-        self.store.extend(quads)
-        self._add_facts((q.subject, q.predicate, q.object) for q in quads)
+    def extend(self, triples: list[ox.Triple]) -> None:
+        self.store.extend(ox.Quad(t.subject, t.predicate, t.object, self.graph) for t in triples)
+        self.added.update(triples)
+        self._add_facts((t.subject, t.predicate, t.object) for t in triples)
         self._rdflib = None
         self._index = None
 
     def rdflib_graph(self) -> Graph:
         """The same facts as an rdflib graph, for running the queries on rdflib's engine."""
         if self._rdflib is None:
-            dump = self.store.dump(format=ox.RdfFormat.N_TRIPLES, from_graph=ox.DefaultGraph())
+            graphs = {ox.DefaultGraph(), self.graph}
+            dump = b"".join(self.store.dump(format=ox.RdfFormat.N_TRIPLES, from_graph=g) for g in graphs)
             self._rdflib = Graph().parse(data=dump, format="nt")
         return self._rdflib
 
@@ -555,7 +586,8 @@ def retrieve(
     engine: str = "oxigraph",
     stats: dict[str, float] | None = None,
 ) -> list[Applicable]:
-    """Every rule that applies to ``reading`` for ``topic`` (default: the reading's topic).
+    """Every rule that applies to ``reading`` for ``topic`` (default: the reading's topic); the
+    definitions' roles are added to the reading.
 
     ``stats``, if given, receives the number of candidate rules and of templates run, and the
     seconds spent on the definitions, on the other rules and on their provenance.
@@ -563,41 +595,115 @@ def retrieve(
     topic = topic or reading.topic
     if topic is None:
         raise InputError("no topic: give one (e.g. --topic 遷移) or assert dk:topic on the reading")
-    if topic not in kg.topics:
-        raise InputError(f"unknown topic <{topic}>")
+    return retrieve_topics(kg, reading, [topic], engine, stats)[topic]
+
+
+def retrieve_topics(
+    kg: KnowledgeGraph,
+    reading: Reading,
+    topics: list[str],
+    engine: str = "oxigraph",
+    stats: dict[str, float] | None = None,
+) -> dict[str, list[Applicable]]:
+    """Every rule that applies to ``reading`` under each of ``topics``, for the cost of little more
+    than one topic: each topic's definitions add their roles to a layer of their own
+    (:meth:`Reading.layer`; the reading itself when there is one topic), topics with the same
+    definitions share a layer, and a rule runs once for each distinct set of layer facts it may
+    read (:func:`_read_by`; most rules read none, and run once on the chart facts for all topics).
+    """
+    unknown = [t for t in topics if t not in kg.topics]
+    if unknown:
+        raise InputError(f"unknown topic <{unknown[0]}>")
     started = time.perf_counter()
-    chain = kg.topic_chain(topic)
-    _apply_definitions(kg, chain, reading)
+    chains = {t: kg.topic_chain(t) for t in topics}
+    layers: dict[tuple[str, ...], Reading] = {}
+    layer_of: dict[str, Reading] = {}
+    first: dict[str, list[ox.Triple]] = {}
+    for t in topics:
+        key = tuple(sorted(r.iri for c in chains[t] for r in kg.definitions.get(c, ())))
+        if key not in layers:
+            layers[key] = reading if len(topics) == 1 else reading.layer(str(len(layers)))
+            _apply_definitions(kg, chains[t], layers[key], first)
+        layer_of[t] = layers[key]
     defined = time.perf_counter()
-    candidates = [r for r in kg.candidates(chain, *reading.index()) if r.template]
-    by_template: dict[str, list[RuleInfo]] = defaultdict(list)
-    for rule in candidates:
-        by_template[rule.template].append(rule)
-    results: list[Applicable] = []
-    for template, members in sorted(by_template.items()):
-        for rule, row in _run_template(kg, reading, template, members, engine):
-            status = "consider" if rule.kind == "text-only" else "applies"
-            results.append(Applicable(rule.iri, "", rule.kind, status, dict(sorted(row.items()))))
-    results += [
-        Applicable(r.iri, "", r.kind, "consider", {})
-        for t in chain
-        for r in kg.unindexed.get((t, False), ())
-        if r.kind == "text-only" and not r.template
-    ]
-    _mark_overridden(kg, results)
-    results = _dedupe(results)
+    # A rule's applications depend on the chart facts and on the facts of its topic's layer that it may
+    # read: it runs once per distinct such set, on the first layer that has it (None: the chart facts).
+    runs: dict[int | None, dict[str, dict[str, RuleInfo]]] = defaultdict(lambda: defaultdict(dict))
+    state_layer: dict[int | None, Reading] = {None: reading}
+    first: dict[tuple[str, frozenset[ox.Triple]], int | None] = {}
+    asked: dict[str, list[tuple[RuleInfo, int | None]]] = {}
+    for t in topics:
+        layer = layer_of[t]
+        state_layer[id(layer)] = layer
+        asked[t] = []
+        for rule in kg.candidates(chains[t], *layer.index()):
+            if rule.template:
+                read = frozenset(_read_by(kg.templates[rule.template], rule.arguments, layer.added))
+                where = first.setdefault((rule.iri, read), id(layer) if read else None)
+                asked[t].append((rule, where))
+                runs[where][rule.template][rule.iri] = rule
+    rows: dict[tuple[int | None, str], list[dict[str, str]]] = defaultdict(list)
+    for state, templates in runs.items():
+        for template, members in sorted(templates.items()):
+            for rule, row in _run_template(kg, state_layer[state], template, list(members.values()), engine):
+                rows[(state, rule.iri)].append(dict(sorted(row.items())))
     matched = time.perf_counter()
-    _describe(kg, reading, results)
+    found: dict[str, list[Applicable]] = {}
+    for t in topics:
+        results = [
+            Applicable(rule.iri, "", rule.kind, "consider" if rule.kind == "text-only" else "applies", row)
+            for rule, state in asked[t]
+            for row in rows.get((state, rule.iri), ())
+        ]
+        results += [
+            Applicable(r.iri, "", r.kind, "consider", {})
+            for c in chains[t]
+            for r in kg.unindexed.get((c, False), ())
+            if r.kind == "text-only" and not r.template
+        ]
+        _mark_overridden(kg, results)
+        results = _dedupe(results)
+        _describe(kg, layer_of[t], results)
+        found[t] = sorted(
+            results, key=lambda a: (a.status != "applies", a.kind == "text-only", a.urn or "", a.rule_id)
+        )
     if stats is not None:
         stats.update(
-            candidates=len(candidates),
-            templates=len(by_template),
+            candidates=sum(map(len, asked.values())),
+            templates=sum(map(len, runs.values())),
             definitions=defined - started,
             rules=matched - defined,
             provenance=time.perf_counter() - matched,
         )
-    return sorted(
-        results, key=lambda a: (a.status != "applies", a.kind == "text-only", a.urn or "", a.rule_id)
+    return found
+
+
+def _read_by(query: str, constants: str, facts: Iterable[ox.Triple]) -> list[ox.Triple]:
+    """The facts that may change what ``query`` gives (its WHERE clause, its parameters bound to the
+    IRIs of ``constants``): those whose predicate and object it names, or whose predicate it reads
+    with a free object; every fact when a variable may stand for a predicate."""
+    reads = _read_iris(query)
+    if reads is None:
+        return list(facts)
+    free = _free_objects(query)
+    named = reads | {iri[1:-1] for iri in constants.split() if iri.startswith("<")}
+    return [
+        t
+        for t in facts
+        if t.predicate.value in free or (t.predicate.value in named and t.object.value in named)
+    ]
+
+
+FREE_OBJECT = re.compile(r"(?:<([^>]*)>|(?<![\w?$<:/#-])([A-Za-z][\w-]*):([\w-]*))\s+[?$](?!_[cv]\d)\w+")
+
+
+@cache
+def _free_objects(query: str) -> frozenset[str]:
+    """The predicates the WHERE clause reads with a variable object that is not a rule constant
+    (``?_c1``) or a constant among a FILTER's list (``?_v1``)."""
+    return frozenset(
+        iri or VOCABULARY_PREFIXES.get(prefix, prefix + ":") + local
+        for iri, prefix, local in FREE_OBJECT.findall(query.split("WHERE", 1)[-1])
     )
 
 
@@ -627,26 +733,38 @@ def _dedupe(results: list[Applicable]) -> list[Applicable]:
     return unique
 
 
-def _apply_definitions(kg: KnowledgeGraph, chain: list[str], reading: Reading, rounds: int = 8) -> None:
+def _apply_definitions(
+    kg: KnowledgeGraph,
+    chain: list[str],
+    reading: Reading,
+    first: dict[str, list[ox.Triple]] | None = None,
+    rounds: int = 8,
+) -> None:
     """Run the topic's definition CONSTRUCTs until they add nothing new.
 
     Candidates are chosen again each round: a role one definition assigns (祖墓) may be what
     another definition needs (曾祖墳 = the line above the 祖墓). A definition that ran already
-    runs again only when the last round added facts its WHERE clause names.
+    runs again only when the last round added facts it may read (:func:`_read_by`). ``first`` keeps what
+    each definition gives in the first round, for the layers of one reading, which all start from
+    the same facts.
     """
     ran: set[str] = set()
-    added: set[str] = set()
-    for _ in range(rounds):
+    new: list[ox.Triple] = []
+    for round_ in range(rounds):
         definitions = kg.candidates(chain, *reading.index(), definitions=True)
-        due = [d for d in definitions if d.iri not in ran or _reads_any(d.construct or "", added)]
-        new = [
-            q for d in due for q in reading.construct(trimmed(d.construct or "")) if q not in reading.store
-        ]
+        due = [d for d in definitions if d.iri not in ran or _read_by(d.construct or "", "", new)]
+        given: dict[ox.Triple, None] = {}
+        for d in due:
+            if round_ or first is None:
+                triples = reading.construct(trimmed(d.construct or ""))
+            elif (triples := first.get(d.iri)) is None:
+                triples = first[d.iri] = reading.construct(trimmed(d.construct or ""))
+            given.update(dict.fromkeys(t for t in triples if not reading.holds(t)))
         ran.update(d.iri for d in due)
-        if not new:
+        if not given:
             return
+        new = list(given)
         reading.extend(new)
-        added = {t.value for q in new for t in (q.predicate, q.object) if isinstance(t, ox.NamedNode)}
     raise KgError("definition rules did not reach a fixpoint (a cycle of roles?)")
 
 
@@ -666,14 +784,6 @@ def _read_iris(construct: str) -> frozenset[str] | None:
         for iri, prefix, local in IRI_TOKEN.findall(where)
     }
     return frozenset(named | {RDF_TYPE.value})
-
-
-def _reads_any(construct: str, iris: set[str]) -> bool:
-    """Whether facts with one of ``iris`` as predicate or object can change what the CONSTRUCT
-    gives: a definition that ran is run again only then (its result cannot change otherwise, and
-    the facts it gave stay)."""
-    read = _read_iris(construct)
-    return read is None or not read.isdisjoint(iris)
 
 
 def _describe(kg: KnowledgeGraph, reading: Reading, results: list[Applicable]) -> None:

@@ -32,6 +32,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ from rdflib import Dataset, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS
 
 from kg.errors import InputError
+from kg.facts import Facts
 from kg.match import Applicable, KnowledgeGraph, Reading, retrieve
 from kg.report import render_text
 from kg.simplified import topic as user_topic
@@ -65,11 +67,17 @@ class Cast:
     """The chart in the traditional layout (the text view)."""
     data: dict[str, Any]
     """The chart's JSON view."""
-    facts: Graph
+    facts: Facts
+    """The chart facts, as retrieval reads them."""
+
+    @cached_property
+    def graph(self) -> Graph:
+        """The chart facts as an rdflib graph, for the views."""
+        return self.facts.graph()
 
     @property
     def reading(self) -> str:
-        return str(next(self.facts.subjects(RDF.type, DK.Reading)))
+        return str(next(self.graph.subjects(RDF.type, DK.Reading)))
 
 
 def given(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -87,20 +95,20 @@ def cast(system: str, params: Mapping[str, Any], topic: str | URIRef | None) -> 
     command line does). Raises :class:`InputError` on bad input."""
     if system == "liuyao":
         from kg.liuyao.commands import liuyao_inputs
-        from kg.liuyao.facts import chart_graph, reading_iri
+        from kg.liuyao.facts import chart_facts, reading_iri
         from kg.liuyao.view import chart_to_json, render
 
         chart, querent = liuyao_inputs(**params)
         topic = _topic(topic)
-        facts = chart_graph(chart, reading_iri(chart), topic, querent)
+        facts = chart_facts(chart, reading_iri(chart), topic, querent)
     elif system == "liuren":
         from kg.liuren.commands import liuren_inputs, liuren_querent
-        from kg.liuren.facts import chart_graph, reading_iri
+        from kg.liuren.facts import chart_facts, reading_iri
         from kg.liuren.view import chart_to_json, render
 
         chart, querent = liuren_inputs(**params), liuren_querent(**params)
         topic = _topic(topic)
-        facts = chart_graph(chart, reading_iri(chart), topic, querent)
+        facts = chart_facts(chart, reading_iri(chart), topic, querent)
     else:
         raise InputError(f"no system {system!r}; the systems are {', '.join(SYSTEMS)}")
     return Cast(system, given(params), topic, chart, querent, render(chart), chart_to_json(chart), facts)
@@ -142,7 +150,7 @@ def make_record(
 ) -> dict[str, Any]:
     """The record of a reading (see the module doc) answered by ``kg``, whose file is ``build``
     (:func:`build_id`)."""
-    facts = sorted(line for line in found.facts.serialize(format="nt").splitlines() if line)
+    facts = sorted(line for line in found.graph.serialize(format="nt").splitlines() if line)
     return {
         "record": RECORD,
         "software": f"divkg {version('divkg')}",

@@ -240,3 +240,38 @@ def test_dask_maps_the_partitions_over_a_local_cluster(built_graph, tmp_path):
         write_parquet(client.gather(futures), out)
     assert len(jobs) == 64
     assert pq.read_table(out).equals(evaluate("liuyao", built_graph, jobs))
+
+
+@pytest.mark.parametrize(
+    ("system", "inputs"),
+    [
+        ("liuyao", {"pillars": PILLARS_A, "lines": "977778"}),  # example A of 《易隱》〈遷移占〉
+        ("liuyao", {"pillars": PILLARS_A, "lines": "696969"}),  # three moving lines, 未濟 → 既濟
+        ("liuren", {"day": "癸未", "ju": 8, "day_night": "夜"}),  # 《直指》 第八局
+    ],
+)
+def test_all_topics_at_once_give_each_topic_its_own_rules(built_graph, system, inputs):
+    """kg.match.retrieve_topics (the batch's retrieval, sharing work between topics) gives every topic
+    of the system exactly what kg.match.retrieve gives it alone: the same rules, statuses, bindings,
+    parameters and overriding exceptions."""
+    from kg.batch import knowledge_graph, system_topics
+    from kg.match import Reading, retrieve, retrieve_topics
+    from kg.record import cast
+
+    kg = knowledge_graph(built_graph)
+    topics = list(system_topics(kg, system))
+    found = cast(system, inputs, None)
+
+    def seen(results):
+        return sorted(
+            (a.rule_id, a.status, sorted(a.bindings.items()), sorted(a.parameters.items()), a.overridden_by)
+            for a in results
+        )
+
+    at_once = retrieve_topics(kg, Reading(found.facts), topics)
+    assert set(at_once) == set(topics)
+    for topic in topics:
+        assert seen(at_once[topic]) == seen(retrieve(kg, Reading(found.facts), topic)), topic
+    if system == "liuyao":  # ¶60's 西 verdict is example A's
+        west = any(a.rule_id == "yiyin.qianyi.west" for a in at_once[str(user_topic("遷移"))])
+        assert west == (inputs["lines"] == "977778")

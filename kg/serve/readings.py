@@ -406,7 +406,7 @@ def _placed(c: Concepts, p: PlacedLine) -> Placed:
 def _figure(c: Concepts, h: Hexagram, figure: str, found: Cast) -> tuple[Fact, ...]:
     """A hexagram's name, palace, generation and classes (六沖 八純 …, from the chart's facts)."""
     classes = sorted(
-        str(o) for o in found.facts.objects(URIRef(f"{found.reading}/hexagram/{figure}"), DK.hexClass)
+        str(o) for o in found.graph.objects(URIRef(f"{found.reading}/hexagram/{figure}"), DK.hexClass)
     )
     return (
         c.of("hex", h.code, h.name),
@@ -471,10 +471,10 @@ def liuyao_drawing(c: Concepts, found: Cast) -> LiuyaoDrawing:
                 changed_role=_role(c, changed, "changed-") if changed else None,
             )
         )
-    classes = [c.fact(o) for o in sorted(map(str, found.facts.objects(reading, DK.hexClass)))]
-    for frame in sorted(found.facts.objects(reading, DK.frame)):
-        element = next(found.facts.objects(frame, DK.element))
-        classes.append(c.fact(element, str(next(found.facts.objects(frame, DK.label)))))
+    classes = [c.fact(o) for o in sorted(map(str, found.graph.objects(reading, DK.hexClass)))]
+    for frame in sorted(found.graph.objects(reading, DK.frame)):
+        element = next(found.graph.objects(frame, DK.element))
+        classes.append(c.fact(element, str(next(found.graph.objects(frame, DK.label)))))
     body = chart.gua_shen
     if body.branch is not None:
         where = "".join(map(str, body.positions)) or "不上卦"
@@ -570,7 +570,7 @@ def _generals(c: Concepts, general: Any, day: Any, night: Any) -> tuple[Fact, ..
 def liuren_drawing(c: Concepts, found: Cast) -> LiurenDrawing:
     """The 大六壬 課式: the plate as a ring of twelve palaces, the 四課, the 三傳 and the 課體."""
     chart: LiurenChart = found.chart
-    reading, facts = found.reading, found.facts
+    reading, facts = found.reading, found.graph
     palaces = []
     for seat in chart.seats:
         row, column = RING[seat.earth]
@@ -1089,7 +1089,7 @@ def routes(graph: ServedGraph) -> list[BaseRoute]:
         return Outcome(values, slug, errors, found, read(graph.kg, found))
 
     def title(found: Cast) -> str:
-        return str(next(found.facts.objects(URIRef(found.reading), DK.label)))
+        return str(next(found.graph.objects(URIRef(found.reading), DK.label)))
 
     def page(request: Request) -> Response:
         system = request.url.path.rsplit("/", 1)[1]
