@@ -186,8 +186,8 @@ ELSEWHERE = [
     ("zhizhi.ju10.tu-ke-shui-rescue", "疾病", {"day": "癸丑", "ju": 1, "plate": "晝", "birth": "寅"}, None),
     # 癸丑 第1局: 未 is 丁未 (the 丁神, 甲辰旬), the 末傳; every upper and transmission 官鬼
     ("zhizhi.ju10.yi-dian-ding-cai", "求財", {"day": "癸丑", "ju": 1, "plate": "晝"}, None),
-    # 癸丑 第1局: 丑 (癸丑, 遁 癸) among three 官鬼 transmissions
-    ("zhizhi.ju10.gui-hua-cai", "功名", {"day": "癸丑", "ju": 1, "plate": "晝"}, None),
+    # 癸丑 第1局: 丑 (癸丑, 遁 癸), the 命 丑, among three 官鬼 transmissions
+    ("zhizhi.ju10.gui-hua-cai", "求財", {"day": "癸丑", "ju": 1, "plate": "晝", "birth": "丑"}, None),
     # ── 貴人 and the generals ──
     # 甲 夜貴 未; 第5局 未 on 亥
     ("zhizhi.gui-deng-tianmen.gongming", "功名", {"day": "甲子", "ju": 5, "plate": "夜"}, None),
@@ -253,6 +253,8 @@ GUIWEI_ONLY = {
 }
 """Generalised reasons that no lesson of another day satisfies (test_reasons_found_on_guiwei_only): their topic
 and the 癸未 lessons they hold on."""
+DAMAGED = {"zhizhi.ju11.zhi-gan-ke-chong"}
+"""Generalised reasons whose text is damaged (支於 ¶80, read 支干): text-only, offered (consider) where they hold."""
 
 
 @pytest.mark.parametrize(("rule", "topic", "inputs", "querent"), ELSEWHERE, ids=[e[0] for e in ELSEWHERE])
@@ -261,7 +263,8 @@ def test_generalised_reason_on_another_day(
 ) -> None:
     chart = chart_from_inputs(**{k: v for k, v in inputs.items() if k != "plate"})
     assert chart.day.name != "癸未"
-    assert statuses(kg, topic, querent=querent, **inputs).get(rule) in ("applies", "overridden")
+    status = statuses(kg, topic, querent=querent, **inputs).get(rule)
+    assert status == "consider" if rule in DAMAGED else status in ("applies", "overridden")
 
 
 def test_every_generalised_rule_is_listed(kg: KnowledgeGraph) -> None:
@@ -289,7 +292,14 @@ SILENT = [
     ("zhizhi.ju11.ren-shi-bing-kong", "疾病", {"day": "甲子", "ju": 4, "plate": "晝"}),  # 支上 酉 real
     ("zhizhi.ju8.zhi-ke-gan", "兵戰", {"day": "甲子", "ju": 1, "plate": "晝"}),  # 子 生 甲
     ("zhizhi.ju9.chong-ma-lin-shen", "出行", {"day": "甲申", "ju": 2, "plate": "晝"}),  # 干上 丑, not 寅
+    ("zhizhi.ju11.zhi-gan-ke-chong", "家宅", {"day": "甲子", "ju": 1, "plate": "晝"}),  # 子 does not clash 寅
 ]
+
+
+def test_damaged_reason_overcoming_either_way(kg: KnowledgeGraph) -> None:
+    """¶80 支於相剋相沖, read 支干: 相剋 is either way. On 庚寅 the 支 寅 clashes 申 (庚's 寄宮) and 庚 (金) overcomes 寅
+    (木); on 甲申 (ELSEWHERE) the 支 申 overcomes 甲."""
+    assert statuses(kg, "家宅", "晝", day="庚寅", ju=1).get("zhizhi.ju11.zhi-gan-ke-chong") == "consider"
 
 
 @pytest.mark.parametrize(("rule", "topic", "inputs"), SILENT, ids=[e[0] for e in SILENT])
@@ -383,9 +393,10 @@ def test_reasons_of_the_day_hold_on_every_guiwei_lesson(
     kg: KnowledgeGraph, rule: str, topic: str, overridden: set[tuple[int, str]]
 ) -> None:
     """支干相沖 (癸 寄丑 沖 未), the clash of the spirits over them (six apart on every plate) and 干被支克 are facts of
-    the day 癸未, not of a lesson: they hold on all twelve lessons by day and by night, and give way only where an
-    exception citing the lesson's verdict says so."""
+    the day 癸未, not of a lesson: they hold on all twelve lessons by day and by night (the damaged 支於相剋相沖 is
+    offered there), and give way only where an exception citing the lesson's verdict says so."""
+    holds = "consider" if rule in DAMAGED else "applies"
     for ju in range(1, 13):
         for plate in PLATES:
-            expected = "overridden" if (ju, plate) in overridden else "applies"
+            expected = "overridden" if (ju, plate) in overridden else holds
             assert statuses(kg, topic, plate, day="癸未", ju=ju).get(rule) == expected, (ju, plate)

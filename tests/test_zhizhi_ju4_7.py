@@ -66,14 +66,19 @@ BEI_CAN = {
 
 
 def test_zhinan_case_chou_general_on_chen(kg: KnowledgeGraph) -> None:
-    """¶10 指南 丑將加辰 (局4, 辰 a 晝 hour), 占被參: the five verdicts of the case; 虎頭蛇尾 holds on that plate
-    (晝 貴人 巳 on 申 runs backward: 辰 螣蛇 … 戌 白虎, so 初傳 戌 白虎, 末傳 辰 螣蛇)."""
-    found = applying(read(kg, "被參", general="丑", hour="辰"))
+    """¶10 指南 丑將加辰 (局4, 辰 a 晝 hour), 占被參: the five verdicts of the case. 2025-01-14 08:30 is 甲辰年 丁丑月
+    癸未日 辰時, after 冬至 (丑將): the 太歲 辰 and its 歲破 戌, both 土, overcome 癸 (太歲歲破剋日). 虎頭蛇尾 holds on
+    that plate (晝 貴人 巳 on 申 runs backward: 辰 螣蛇 … 戌 白虎, so 初傳 戌 白虎, 末傳 辰 螣蛇)."""
+    found = applying(read(kg, "被參", moment="2025-01-14T08:30"))
     assert {r: found[r].wording for r in BEI_CAN if r in found} == BEI_CAN
     assert "zhizhi.hu-tou-she-wei.bei-can" in found
+    # 2024-01-20 08:30 is 癸卯年 乙丑月 癸未日 辰時 (丑將): the 太歲 卯 (木) does not overcome 癸, so the reprimand,
+    # whose reason is the year, is not given
+    wood_year = applying(read(kg, "被參", moment="2024-01-20T08:30")).keys()
+    assert BEI_CAN.keys() - wood_year == {"zhizhi.ju4.bei-can-sui-po"}
     # the same 局 given without the case's 月將 and 占時, and the case under 功名: not the case
     assert not BEI_CAN.keys() & applying(read(kg, "被參", ju=4, plate="晝")).keys()
-    assert not BEI_CAN.keys() & applying(read(kg, "功名", general="丑", hour="辰")).keys()
+    assert not BEI_CAN.keys() & applying(read(kg, "功名", moment="2025-01-14T08:30")).keys()
 
 
 WIFE = {"sex": "女"}

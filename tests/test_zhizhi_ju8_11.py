@@ -128,16 +128,23 @@ def test_zhinan_case_huishi(kg: KnowledgeGraph) -> None:
     # without the 行年 the last two sentences have nothing to stand on; without the year, no 太歲
     no_walking = by_status(read(kg, "功名", moment="2057-03-27T12:00")).keys()
     assert ZHINAN.keys() & no_walking == {"zhizhi.ju9.zhinan.jiabang", "zhizhi.ju9.gui-de-cai-ma-sui"}
+    # on the 夜 plate 巳 carries 朱雀 (夜貴 卯 on 亥 runs forward: 卯 貴人, 辰 螣蛇, 巳 朱雀): no 貴 over the stem
+    night = by_status(read(kg, "功名", moment="2057-03-27T12:00", plate="夜")).keys()
+    assert not {"zhizhi.ju9.zhinan.jiabang", "zhizhi.ju9.gui-de-cai-ma-sui"} & night
     assert not ZHINAN.keys() & by_status(read(kg, "功名", ju=9, plate="晝", walking_year="午")).keys()
 
 
 def test_gujian_case_career_and_illness(kg: KnowledgeGraph) -> None:
     """¶72 古鑑 七月午將加卯 (午 on 卯: 第十局, by day). For the 乙未生 querent the 中傳 未 is his 命, drawn out of the
-    初傳 辰 (the 墓 of 水), the 末傳 戌 the 旬首; for the 丙辰生 one the 干上 辰 is his 命 and the 墓神."""
+    初傳 辰 (the 墓 of 水), the 末傳 戌 the 旬首, and carries 癸 (癸未 of the 甲戌旬), which it overcomes as its wealth;
+    for the 丙辰生 one the 干上 辰 is his 命 and the 墓神."""
     case = {"general": "午", "hour": "卯", "month": "申"}
     career = by_status(read(kg, "功名", birth="未", **case))
     assert career["zhizhi.ju10.gujian.qiancheng"].wording == "官不遷轉，止宜治生"
-    assert {"zhizhi.ju10.ming-chu-mu", "zhizhi.ju10.gui-hua-cai"} <= career.keys()
+    assert "zhizhi.ju10.ming-chu-mu" in career
+    assert by_status(read(kg, "求財", birth="未", **case))["zhizhi.ju10.gui-hua-cai"].polarity == "吉"
+    # the 命 辰 is the 初傳, but it carries 庚 (庚辰), not 癸: no 治生
+    assert "zhizhi.ju10.gui-hua-cai" not in by_status(read(kg, "求財", birth="辰", **case))
     illness = by_status(read(kg, "疾病", birth="辰", **case))
     assert illness["zhizhi.ju10.gujian.bing"].wording == "命不長久"
     assert "zhizhi.ju10.ben-ming-mu-shen" in illness
