@@ -20,9 +20,9 @@ import click
 
 from kg.errors import InputError
 from kg.match import KnowledgeGraph
+from kg.paths import GRAPH
 from kg.vocabulary import PREFIXES
 
-BUILD = Path(__file__).resolve().parent.parent / "build"
 FORMATS = ("text", "bibtex", "csl-json", "ris")
 VOLUME = re.compile(r"^卷[一二三四五六七八九十百]+")
 
@@ -329,7 +329,7 @@ def render(c: Citation, fmt: str) -> str:
 @click.command("cite")
 @click.argument("ident", metavar="ID")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
-@click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+@click.option("--graph", type=click.Path(path_type=Path), default=GRAPH, show_default=True)
 def cite_command(ident: str, fmt: str, graph: Path) -> None:
     """Cite a rule id, a URN (paragraph, sentence or Korean rendering) or an IRI.
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 
 from kg.errors import KgError
+from kg.paths import GRAPH
 
-BUILD = Path(__file__).resolve().parent.parent / "build"
 RULES = Path(__file__).resolve().parent.parent / "corpus" / "rules"
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -96,7 +96,7 @@ def chart() -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json", "record"]), default="text", show_default=True
 )
-@click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+@click.option("--graph", type=click.Path(path_type=Path), default=GRAPH, show_default=True)
 @click.pass_context
 def reading(ctx: click.Context, source: Path | None, fmt: str, graph: Path) -> None:
     """Cast a chart and print every rule that applies to it, with citations.

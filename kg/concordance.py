@@ -26,10 +26,10 @@ from rdflib.namespace import SKOS
 from kg.corpus import Paragraph, Work, works
 from kg.errors import InputError, KgError
 from kg.match import KnowledgeGraph
+from kg.paths import GRAPH
 from kg.simplified import search_terms
 from kg.vocabulary import DK, vocabulary
 
-BUILD = Path(__file__).resolve().parent.parent / "build"
 LABELS = (SKOS.prefLabel, SKOS.altLabel, SKOS.hiddenLabel)
 
 
@@ -223,7 +223,7 @@ def rules_mentioning(
 )
 @click.option("--abbreviations", is_flag=True, help="Also search one-character variant labels (虎 for 白虎).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+@click.option("--graph", type=click.Path(path_type=Path), default=GRAPH, show_default=True)
 def search_command(
     term: str | None,
     korean: bool,

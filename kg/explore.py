@@ -32,9 +32,9 @@ from kg.cite import Citation, Resolver
 from kg.concordance import concepts_labelled
 from kg.errors import InputError, KgError
 from kg.match import KnowledgeGraph
+from kg.paths import GRAPH
 from kg.vocabulary import curie
 
-BUILD = Path(__file__).resolve().parent.parent / "build"
 EXPORTS = (".graphml", ".gexf", ".json")
 
 
@@ -385,7 +385,7 @@ def export(g: nx.Graph, path: Path) -> None:
 
 
 @click.group("explore")
-@click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+@click.option("--graph", type=click.Path(path_type=Path), default=GRAPH, show_default=True)
 @click.option(
     "--format",
     "fmt",

@@ -18,16 +18,15 @@ import click
 from click.core import ParameterSource
 from rdflib import Graph
 
-from kg.build import BUILD
 from kg.errors import InputError
 from kg.liuren import commands as liuren
 from kg.liuyao import commands as liuyao
 from kg.match import KnowledgeGraph, Reading, retrieve
+from kg.paths import GRAPH
 from kg.record import build_id, cast, load_record, make_record, read, rerun, text_report
 from kg.report import render_json, render_text
 from kg.simplified import topic as user_topic
 
-GRAPH = BUILD / "kg.nq"
 COMMANDLINE = ParameterSource.COMMANDLINE
 
 

@@ -15,7 +15,7 @@ import opencc
 from rdflib import URIRef
 
 from kg.errors import InputError
-from kg.vocabulary import vocabulary
+from kg.vocabulary import topic_vocabulary
 
 
 @cache
@@ -35,12 +35,12 @@ def say_converted(typed: str, converted: str) -> None:
 def topic(text: str) -> URIRef:
     """The topic a user named, in traditional or simplified characters."""
     try:
-        return vocabulary().topic(text)
+        return topic_vocabulary().topic(text)
     except InputError:
         converted = traditional(text)
         if converted == text:
             raise
-        found = vocabulary().topic(converted)
+        found = topic_vocabulary().topic(converted)
         say_converted(text, converted)
         return found
 

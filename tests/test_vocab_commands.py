@@ -67,3 +67,22 @@ def test_a_simplified_search_term_finds_the_traditional_text(built_graph):
     assert result.exit_code == 0
     assert "urn:cts:divkg:yiyin.juan4.zh:6.3" in result.stdout
     assert "栋必漏 read as 棟必漏" in result.stderr
+
+
+def test_the_topic_files_hold_the_whole_topic_tree():
+    """Naming a topic reads only the files that name dk:TopicScheme: they give every topic the whole
+    ontology has, under the same names (label, variants, slug), with the same broader topics."""
+    from rdflib.namespace import SKOS
+
+    from kg.vocabulary import DK, Vocabulary, load_graph, topic_files, vocabulary
+
+    whole, topics = vocabulary(), Vocabulary(load_graph(topic_files()))
+    assert topics.resolve(DK.TopicScheme, "家宅") == whole.resolve(DK.TopicScheme, "宅")
+    assert topics.topic("家宅/棟梁") == topics.topic("dongliang") == whole.topic("棟樑")
+    names = whole._labels[DK.TopicScheme]
+    assert topics._labels[DK.TopicScheme] == names
+    for concept in {c for found in names.values() for c in found}:
+        assert topics.broader_closure(concept) == whole.broader_closure(concept)
+        assert set(topics.graph.objects(concept, SKOS.prefLabel)) == set(
+            whole.graph.objects(concept, SKOS.prefLabel)
+        )
