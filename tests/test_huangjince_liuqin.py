@@ -2,7 +2,7 @@
 子嗣 and the commentary's worked cases.
 
 Hand-written charts state the facts a verse line and its note name (and a near miss for the silent case),
-never the compiler's output. The worked cases (乾之艮, 大過, 晉之遯, 姤之明夷, 風天小畜九三, 辛丑日恆之觀) are
+never the compiler's output. The worked cases (乾之艮, 大過, 晉之遯, 姤之明夷, 辛丑日恆之觀) are
 cast with the real generator (kg.liuyao.chart.chart_from_inputs); their lines follow the 納甲 and palace
 tables of docs/liuyao-doctrine.md §4.1–4.4.
 
@@ -372,6 +372,69 @@ def test_husband_on_wifes_lu_in_guai(kg):
     assert bound(results, LQ + "shi-qi-lu", "consider") == []
 
 
+def _ghost_combines(target: str, sex: str = "") -> str:
+    """夫婦合爻見鬼: a 官鬼 line combining with line 5 (``target``: its facts)."""
+    return chart(
+        "hunyin",
+        f"""r:g dk:position 2 ; dk:relative rel:guangui ; dk:he r:t .
+            r:t dk:position 5 ; {target} .""",
+        "dk:line r:g , r:t" + (f" ; dk:querentSex sex:{sex}" if sex else ""),
+    )
+
+
+def test_ghost_combines_a_spouses_line(kg):
+    """夫合之爻，妻合之爻見鬼，主婚姻不明: the line combining with the husband's or the wife's line (their 身命) is
+    a 官鬼; a 官鬼 combining with a 妻財 line is not a spouse's line."""
+    ids = LQ + "hun-pei-bu-ming"
+    assert fired(kg, _ghost_combines("dk:role role:guashen", "male"), ids) == {ids: {"applies"}}
+    assert fired(kg, _ghost_combines("dk:role role:ming", "female"), ids) == {ids: {"applies"}}
+    assert fired(kg, _ghost_combines("dk:mingOf member:husband"), ids) == {ids: {"applies"}}
+    # the querent's 身 with no sex given is no spouse's 身
+    assert fired(kg, _ghost_combines("dk:role role:guashen"), ids) == {}
+    assert fired(kg, _ghost_combines("dk:relative rel:qicai", "male"), ids) == {}
+
+
+def _plot(wife: str, sex: str = "male") -> str:
+    """若帶咸池與應爻相合，並日辰動爻帶亡，劫刑刃等殺，剋夫身命爻: the moving 妻財 with 咸池 combines with the 應,
+    carries 羊刃 (``wife``: further facts) and overcomes the 命爻."""
+    return chart(
+        "liuqin-fuqi",
+        f"""r:f dk:position 3 ; dk:relative rel:qicai ; dk:shensha star:taohua {wife} ; dk:he r:y ; dk:ke r:m .
+            r:y dk:position 6 ; dk:role role:ying .
+            r:m dk:position 1 ; dk:role role:ming .""",
+        f"dk:line r:f , r:y , r:m ; dk:querentSex sex:{sex}",
+    )
+
+
+def test_wife_plots_against_husband(kg):
+    """主妻與外人謀殺夫主: the wife's line itself moves (或並日辰), carries the 殺 and overcomes the husband's 命,
+    the querent being the husband."""
+    ids = LQ + "mou-sha"
+    assert fired(kg, _plot(", star:yangren ; dk:moving true"), ids) == {ids: {"applies"}}
+    # the husband's 身命 are the querent's only when he asks
+    assert fired(kg, _plot(", star:yangren ; dk:moving true", "female"), ids) == {}
+    # the wife's line neither moves nor has the day's branch
+    assert fired(kg, _plot(", star:yangren ; dk:moving false"), ids) == {}
+
+
+def _xuanwu(relation: str) -> str:
+    """玄武傷財 under 若刑刃兩全帶殺: the 玄武 line carries 羊刃 and acts on the 財 (``relation``)."""
+    return chart(
+        "shenming",
+        f"""r:x dk:position 1 ; dk:beast beast:xuanwu ; dk:shensha star:yangren ; {relation} r:f .
+            r:f dk:position 4 ; dk:relative rel:qicai .""",
+        "dk:line r:x , r:f",
+    )
+
+
+def test_xuanwu_blade_and_punishment_hurt_wealth(kg):
+    """玄武傷財，劫賊圖財致命之事: 刑 and 刃 both (刑刃兩全), the 刑 on the 財 it hurts."""
+    ids = SM + "jie-zei"
+    assert fired(kg, _xuanwu("dk:xing"), ids) == {ids: {"applies"}}
+    # 刃 without 刑: 刃無刑禍亦不大
+    assert fired(kg, _xuanwu("dk:ke"), ids) == {}
+
+
 # ── 身命 ¶110–116 ────────────────────────────────────────────────────────────────────────
 
 
@@ -574,15 +637,6 @@ def test_gou_zhi_mingyi_renshen_true_brother(kg):
     """姤之明夷卦，壬申金是真兄弟: 天風姤 (乾宮) line 5 壬申 in the outer 乾."""
     _, results = cast(kg, "庚寅 戊寅 癸亥", "697999", "兄弟")
     assert {"L": "line/5"} in [{"L": b["L"]} for b in bound(results, LQ + "zhen-jia-xiongdi.zhen")]
-
-
-def test_xiaoxu_nine_three_husband_and_wife_fall_out(kg):
-    """如風天小畜九三爻是也 (夫妻反目): 風天小畜 with its third (yang) line moving."""
-    _, results = cast(kg, "庚寅 戊寅 癸亥", "779877", "夫妻")
-    assert bound(results, LQ + "xiaoxu-jiusan") == [{"P": "hexagram/primary", "L": "line/3"}]
-    # another line of 小畜 moving is not 九三
-    _, other = cast(kg, "庚寅 戊寅 癸亥", "977877", "夫妻")
-    assert bound(other, LQ + "xiaoxu-jiusan") == []
 
 
 def test_heng_zhi_guan_on_xinchou_secret_wealth(kg):

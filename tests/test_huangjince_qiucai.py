@@ -215,6 +215,9 @@ def test_ri_shang_qi_wei(kg):
     assert fired(kg, chart("qiucai", body + "\nr:d dk:sheng r:f .", links), *ids) == {
         Q + "cai-wang-sheng-he-shi": {"applies"}
     }
+    # 然後有得 only for the sure 財 of the note: a strong 財 apart from the 世, overcome by the day, is not promised
+    apart = body.replace("dk:role role:shi", "dk:position 3") + "\nr:s dk:role role:shi .\nr:d dk:ke r:f ."
+    assert fired(kg, chart("qiucai", apart, "dk:line r:f , r:s ; dk:dayPillar r:d"), *ids) == {}
 
 
 def test_xiong_tai_guo(kg):
@@ -318,6 +321,16 @@ def test_xiong_lian_gui_ke(kg):
     }
 
 
+@pytest.mark.parametrize(("strikes", "fires"), [("dk:chong r:s", True), ("dk:sheng r:s", False)])
+def test_gui_hua_xiong_keeps_the_strike(kg, strikes, fires):
+    """鬼化兄，或兄鬼皆動亦然: 亦然 keeps 刑沖剋世 of 兄弟變出官鬼，刑沖剋世 (the 官鬼 strikes, 兄連鬼克)."""
+    body = f"""r:g dk:relative rel:guangui ; dk:moving true ; {strikes} .
+               r:x dk:relative rel:xiongdi ; dk:moving true .
+               r:s dk:role role:shi ; dk:relative rel:qicai ."""
+    expected = {Q + "gui-hua-xiong": {"applies"}} if fires else {}
+    assert fired(kg, chart("qiucai", body, "dk:line r:g , r:x , r:s"), "gui-hua-xiong") == expected
+
+
 def test_cai_hua_gui_and_hua_kong(kg):
     """財化鬼，防耗折而驚憂; 財化死墓空絕 … 若得生合世爻，則上前有功."""
     body = """r:f dk:relative rel:qicai ; dk:moving true ; dk:changesTo r:c ;
@@ -398,15 +411,15 @@ def test_sui_jun_feng_jie_sha(kg, topic, expected):
 
 
 def test_shi_ying_kong_he(kg):
-    """世應二爻空合，虛約難憑 (note: 空動帶合謂之虛約)."""
-    body = """r:s dk:role role:shi ; dk:void true ; dk:moving {moving} ; dk:he r:y .
-              r:y dk:role role:ying ; dk:void true ; dk:moving false ."""
+    """世應二爻空合，虛約難憑 (note: 空動帶合謂之虛約): void, moving and combined, said of both lines."""
+    body = """r:s dk:role role:shi ; dk:void true ; dk:moving true ; dk:he r:y .
+              r:y dk:role role:ying ; dk:void true ; dk:moving {moving} ."""
     links = "dk:line r:s , r:y"
     assert fired(kg, chart("qiucai", body.format(moving="true"), links), "xu-yue", "shi-ying-ju-kong") == {
         Q + "xu-yue": {"applies"},
         Q + "shi-ying-ju-kong": {"applies"},
     }
-    # neither moves: void and combined, but not 空動
+    # only the 世 moves: void and combined, but the pair is not 空動
     assert fired(kg, chart("qiucai", body.format(moving="false"), links), "xu-yue") == {}
 
 

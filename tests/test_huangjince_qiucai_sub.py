@@ -162,6 +162,11 @@ def test_public_office_lifts_moving_ghost(kg):
         "huangjince.qiucai.guan-moving": {"overridden"},
         "huangjince.gongmen.guan-dong": APPLIES,
     }
+    # 何慮: the obstruction does not come, and the officials are the way to the money
+    (lifted,) = [
+        a for a in results(kg, chart("gongmen", ghost))[0] if a.rule_id == "huangjince.gongmen.guan-dong"
+    ]
+    assert lifted.polarity == "吉"
     # for other money the moving 官鬼 obstructs
     assert fired(kg, chart("qiucai", ghost), ids) == {"huangjince.qiucai.guan-moving": APPLIES}
 
@@ -556,6 +561,36 @@ def test_storing_still_money_still_ghost(kg):
     # 積貨不宜財動
     money = {**calm, "l2": "dk:relative rel:qicai ; dk:moving true"}
     assert fired(kg, chart("tingta", money), ids) == {"huangjince.tingta.cai-an.moving": APPLIES}
+
+
+@pytest.mark.parametrize(
+    ("moving", "void", "fires"),
+    [
+        ("false", "false", True),
+        ("false", "true", False),  # 亦不宜空亡
+        ("true", "false", False),  # 積貨不宜財動
+    ],
+)
+def test_storing_money_at_birth_stage(kg, moving, void, fires):
+    """更得坐於胎養長生爻上，後必得利: the 財 at 長生 in the wished-for state before it, 財安鬼靜, not void,
+    overcome neither by a moving line nor by the day."""
+    ids = "huangjince.tingta.chang-sheng"
+    calm = {
+        "l2": f"dk:relative rel:qicai ; dk:moving {moving} ; dk:void {void} ; dk:stage stage:changsheng",
+        "l5": "dk:relative rel:guangui ; dk:moving false",
+    }
+    assert fired(kg, chart("tingta", calm), ids) == ({ids: APPLIES} if fires else {})
+
+
+def test_storing_money_robbed_by_day(kg):
+    """又不宜動爻日辰克劫: the day overcoming the 財 at 長生 takes the later profit away."""
+    ids = "huangjince.tingta.chang-sheng"
+    money = {
+        "l2": "dk:relative rel:qicai ; dk:moving false ; dk:void false ; dk:stage stage:changsheng",
+        "d": "",
+    }
+    assert fired(kg, chart("tingta", money), ids) == {ids: APPLIES}
+    assert fired(kg, chart("tingta", money, "r:d dk:ke r:l2 ."), ids) == {}
 
 
 def test_storing_lone_brother(kg):
