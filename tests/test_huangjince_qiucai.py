@@ -519,21 +519,24 @@ def _months(found: dict[str, list[Applicable]], line: str) -> str:
 
 
 def test_case_mu_cai_chun_yue(kg):
-    """¶28 如木財春月得價，一陽後亦好: 乾為天's 財 is 甲寅 木 (line 2); Wood is 旺 in 寅卯, 相 in 亥子 (一陽 = 子月)."""
+    """¶28 如木財春月得價，一陽後亦好: 乾為天's 財 is 甲寅 木 (line 2); spring is 正二三月 (寅卯辰), and 一陽
+    returns at the winter solstice, in the eleventh month (子)."""
     _, found = cast(kg, "庚寅 戊寅 癸亥", "乾為天", "脫貨")
     months = _months(found, "二爻 妻財甲寅木")
-    assert "旺 in 正月 (寅), 二月 (卯)" in months
-    assert "十一月 (子)" in months.split("相 in ")[1]
+    assert "得價 in 正月 (寅), 二月 (卯), 三月 (辰)" in months
+    assert "also in 十一月 (子), 十二月 (丑)" in months
+    assert f"{BEST}正月 (寅)" in months
 
 
 def test_case_tu_cai_liu_yue(kg):
-    """¶28 土財夏月有利，六月更美: 巽為風 (Wood palace, 財 土) has 辛未 on line 4; Earth is 相 in 巳午 (summer),
-    and 未 is the sixth month."""
+    """¶28 土財夏月有利，六月更美: 巽為風 (Wood palace, 財 土) has 辛未 on line 4; summer is 四五六月 (巳午未),
+    and the sixth month is better still."""
     _, found = cast(kg, "庚寅 戊寅 癸亥", "巽為風", "脫貨")
     hits = {a.binding_labels["F"]: a.parameters["months"] for a in found[Q + "de-jia-yue"]}
     wei = hits["四爻 妻財辛未土"]
-    assert "相 in 四月 (巳), 五月 (午)" in wei
-    assert f"{BEST}六月 (未)" in wei
+    assert "得價 in 四月 (巳), 五月 (午), 六月 (未)" in wei
+    assert "六月 (未) 更美" in wei
+    assert "九月" not in wei and "十二月" not in wei  # not the other 季 months of Earth's 旺
 
 
 def test_case_chen_tu_er_yue(kg):

@@ -20,12 +20,10 @@ from kg.ganzhi import (
     Branch,
     Element,
     GanZhi,
-    SeasonalState,
     Stage,
     Stem,
     clashes,
     combines,
-    seasonal_state,
     stage,
     tomb,
 )
@@ -144,23 +142,36 @@ def _lifted(bound: _Bound, day: GanZhi) -> bool:
     return bound.flying is not None and (clashes(day.branch, bound.flying) or day.branch == bound.branch)
 
 
+PRICE_SEASONS: dict[Element, tuple[tuple[Branch, ...], tuple[Branch, ...], Branch | None]] = {
+    Element.WOOD: ((Branch.YIN, Branch.MAO, Branch.CHEN), (Branch.ZI, Branch.CHOU), None),
+    Element.FIRE: ((Branch.SI, Branch.WU, Branch.WEI), (), None),
+    Element.EARTH: ((Branch.SI, Branch.WU, Branch.WEI), (), Branch.WEI),
+    Element.METAL: ((Branch.SHEN, Branch.YOU, Branch.XU), (), None),
+    Element.WATER: ((Branch.HAI, Branch.ZI, Branch.CHOU), (), None),
+}
+"""何時得價 by the element of the 財 (《黃金策》 ¶28, 以財臨五行斷): the months of its season, the months
+also good, and a month better still. 木財春月得價，一陽後亦好: spring (寅卯辰), and after the winter
+solstice (一陽 returns in the 子 month) through 丑; 土財夏月有利，六月更美: summer (巳午未), 未 best;
+餘仿此 read as each other element in its own season (火 夏, 金 秋, 水 冬), nothing more."""
+
+
 def price_months(store: ox.Store, entity: ox.NamedNode) -> str:
-    """何時得價: the months in which the element is 旺 or 相, its own branch's month best."""
+    """何時得價: the months of the element's season (:data:`PRICE_SEASONS`), and best the month of the
+    line's own branch (財臨辰土，二月不如三月；財臨酉金，七月不如八月)."""
     element, branch = _element(store, entity), _branch(store, entity)
     if element is None or branch is None:
         return "? (needs a line with a branch)"
+    season, also, better = PRICE_SEASONS[element]
 
-    def named(state: SeasonalState) -> str:
-        months = (Branch((2 + k) % 12) for k in range(12))
-        return ", ".join(
-            f"{MONTH_NAMES[(m - 2) % 12]} ({m.char})" for m in months if seasonal_state(element, m) is state
-        )
+    def named(months: tuple[Branch, ...]) -> str:
+        return ", ".join(f"{MONTH_NAMES[(m - 2) % 12]} ({m.char})" for m in months)
 
-    own = f"{MONTH_NAMES[(branch - 2) % 12]} ({branch.char})"
-    return (
-        f"{element.char}: 旺 in {named(SeasonalState.WANG)}; 相 in {named(SeasonalState.XIANG)}; best in the "
-        f"month of its own branch, {own}"
-    )
+    found = [f"{element.char}: 得價 in {named(season)}"]
+    if also:
+        found.append(f"also in {named(also)} (一陽後, from 冬至)")
+    if better is not None:
+        found.append(f"{named((better,))} 更美")
+    return "; ".join(found) + f"; best in the month of its own branch, {named((branch,))}"
 
 
 register(
