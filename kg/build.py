@@ -235,8 +235,8 @@ def _rule(g: Graph, rule: CompiledRule) -> None:
         g.add((node, DK.templateArguments, Literal(" ".join(rule.arguments))))
         for v in rule.variables:
             g.add((node, DK.variable, Literal(v)))
-        for key in rule.requires:
-            g.add((node, DK.requires, Literal(key)))
+    for key in rule.requires:
+        g.add((node, DK.requires, Literal(key)))
     if rule.construct:
         g.add((node, DK.construct, Literal(rule.construct)))
         for a in rule.asserts:

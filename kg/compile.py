@@ -44,6 +44,13 @@ from kg.vocabulary import DK, Fact, Vocabulary, curie, sparql_prefixes, vocabula
 RULES = CORPUS / "rules"
 SCHEMA = RULES / "rule.schema.json"
 SYSTEMS = {"liuyao": DK.LiuYao, "liuren": DK.LiuRen}
+
+
+def _system_requirement(rule: CompiledRule) -> str:
+    """The ``dk:requires`` key every rule has: the reading is of its work's system."""
+    return f"reading\treading\t{DK.system}\t<{SYSTEMS[works()[rule.work].system]}>"
+
+
 """The chart system of a work (catalogue ``system``) as the reading asserts it (dk:system)."""
 KINDS = {
     "judgement": DK.JudgementRule,
@@ -299,6 +306,8 @@ class RuleCompiler:
             rule.polarity = self.vocab.resolve(DK.PolarityScheme, str(then["polarity"]))
         if triggers:
             self.build(rule, variables, triggers)
+        else:  # offered to every reading of its topic, of its work's system only
+            rule.requires = [_system_requirement(rule)]
         return rule
 
     # ── provenance ─────────────────────────────────────────────────────────────────────
@@ -348,7 +357,7 @@ class RuleCompiler:
         # vacuously, such as a count with a maximum, must not fire on a 六爻 reading)
         system = SYSTEMS[works()[rule.work].system]
         q.emit(f"?reading dk:system {_short(f'<{system}>')} .")
-        q.requires.append(f"reading\treading\t{DK.system}\t<{system}>")
+        q.requires.append(_system_requirement(rule))
         self.block(q, conditions, bound, top=True, subselect=False)
         projected = sorted((bound | q.shown) - {"reading"})
         select = "SELECT ?reading " + " ".join(f"?{v}" for v in projected)

@@ -632,12 +632,15 @@ def retrieve_topics(
     state_layer: dict[int | None, Reading] = {None: reading}
     first: dict[tuple[str, frozenset[ox.Triple]], int | None] = {}
     asked: dict[str, list[tuple[RuleInfo, int | None]]] = {}
+    offered: dict[str, list[RuleInfo]] = defaultdict(list)
     for t in topics:
         layer = layer_of[t]
         state_layer[id(layer)] = layer
         asked[t] = []
         for rule in kg.candidates(chains[t], *layer.index()):
-            if rule.template:
+            if not rule.template:
+                offered[t].append(rule)  # a text-only rule without triggers: "consider" on every reading
+            else:
                 read = frozenset(_read_by(kg.templates[rule.template], rule.arguments, layer.added))
                 where = first.setdefault((rule.iri, read), id(layer) if read else None)
                 asked[t].append((rule, where))
@@ -655,12 +658,7 @@ def retrieve_topics(
             for rule, state in asked[t]
             for row in rows.get((state, rule.iri), ())
         ]
-        results += [
-            Applicable(r.iri, "", r.kind, "consider", {})
-            for c in chains[t]
-            for r in kg.unindexed.get((c, False), ())
-            if r.kind == "text-only" and not r.template
-        ]
+        results += [Applicable(r.iri, "", r.kind, "consider", {}) for r in offered[t]]
         _mark_overridden(kg, results)
         results = _dedupe(results)
         _describe(kg, layer_of[t], results)

@@ -100,3 +100,18 @@ def test_reading_runaway_reports_the_tomb_plate(graph):
     search = rules["yinhezhao.taowang.sanhe-mu"]["parameters"]["search"]
     assert search.startswith("墓 辰 加 午: 河魁 戌 臨 子, 天罡 辰 臨 午")
     assert "urn:cts:divkg:yinhezhao.qiucai-yishi.zh:66" in search
+
+
+def test_text_only_rules_without_triggers_stay_in_their_system(graph):
+    """《銀河棹》 ¶32 見六達刑沖，防物損 is text-only without triggers (六達 is unknown): it is offered
+    ("consider") on every 大六壬 reading about 貿易, and on no 六爻 reading, though 《黃金策》 asks 貿易 too."""
+
+    def rules(*args: str) -> dict[str, str]:
+        out = run("reading", *args, "--topic", "貿易", "--graph", str(graph), "--format", "json")
+        return {r["rule_id"]: r["status"] for r in json.loads(out)["rules"]}
+
+    liuren = rules("liuren", "--day", "癸未", "--ju", "4", "--day-night", "晝")
+    assert liuren["yinhezhao.maoyi.liuda"] == "consider"
+    liuyao = rules("liuyao", "--pillars", "庚寅 戊寅 癸亥", "--lines", "977778")
+    assert any(rule.startswith("huangjince.") for rule in liuyao)
+    assert not [rule for rule in liuyao if rule.startswith(("yinhezhao.", "zhizhi."))]
