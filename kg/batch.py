@@ -34,11 +34,9 @@ from tqdm import tqdm
 from kg.build import SYSTEMS
 from kg.errors import InputError
 from kg.ganzhi import GanZhi
-from kg.liuren import commands as liuren
-from kg.liuyao import commands as liuyao
 from kg.match import KnowledgeGraph, Reading, retrieve_topics
-from kg.reading import GRAPH
-from kg.record import cast, given
+from kg.paths import GRAPH
+from kg.record import cast, given, input_values
 from kg.simplified import topic as user_topic
 
 LINE_VALUES = "6789"
@@ -148,39 +146,6 @@ def numbered(readings: Sequence[dict[str, Any]], topics: tuple[str, ...]) -> lis
     return [Job(n, inputs, topics) for n, inputs in enumerate(readings)]
 
 
-def _input_command(system: str) -> click.Command:
-    """A command whose options are exactly the chart inputs of ``kg reading <system>``."""
-    module = liuyao if system == "liuyao" else liuren
-
-    def inputs(**params: Any) -> dict[str, Any]:
-        return params
-
-    return click.command(system)(module.input_options(inputs))
-
-
-def _options(command: click.Command, data: dict[str, Any]) -> dict[str, Any]:
-    """The options of one inputs line, checked and converted as the command line would."""
-    params = {p.name: p for p in command.params if isinstance(p, click.Option)}
-    args: list[str] = []
-    for key, value in data.items():
-        param = params.get(key.replace("-", "_"))
-        if param is None:
-            raise InputError(f"unknown option {key!r} (options: {', '.join(sorted(params))}, topic)")
-        if param.is_flag:
-            if not isinstance(value, bool):
-                raise InputError(f"{key}: a flag takes true or false, not {value!r}")
-            args += [param.opts[0]] if value else []
-        else:
-            for item in value if param.multiple and isinstance(value, list) else [value]:
-                args += [param.opts[0], str(item)]
-    try:
-        parsed = command.make_context(command.name or "", args).params
-    except click.ClickException as exc:
-        raise InputError(exc.format_message()) from None
-    named = {key.replace("-", "_") for key in data}
-    return {name: value for name, value in parsed.items() if name in named}
-
-
 def read_inputs(path: Path, system: str, topics: tuple[str, ...]) -> list[Job]:
     """The readings of an inputs file: one JSON object a line, the options of ``kg reading <system>``
     (``pillars``, ``lines``, ``day-night`` or ``day_night`` …); a ``topic`` key asks that topic only.
@@ -195,7 +160,6 @@ def read_inputs(path: Path, system: str, topics: tuple[str, ...]) -> list[Job]:
         raise InputError(f"{path}: a folder, not an inputs file") from None
     except UnicodeDecodeError:
         raise InputError(f"{path}: not UTF-8") from None
-    command = _input_command(system)
     jobs: list[Job] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -205,7 +169,7 @@ def read_inputs(path: Path, system: str, topics: tuple[str, ...]) -> list[Job]:
             if not isinstance(data, dict):
                 raise InputError(f"a JSON object of options expected, not {type(data).__name__}")
             topic = data.pop("topic", None)
-            inputs = _options(command, data)
+            inputs = input_values(system, data)
             cast(system, inputs, None)
             asked = (str(user_topic(str(topic))),) if topic is not None else topics
         except json.JSONDecodeError as exc:
@@ -220,6 +184,7 @@ def run(system: str, graph: Path, jobs: Sequence[Job], workers: int) -> Iterator
     """The tables of the batch's partitions in order, from ``workers`` processes (each loading the
     graph once) or in this one, with a progress bar on a terminal."""
     parts = [jobs[i : i + PARTITION] for i in range(0, len(jobs), PARTITION)]
+    workers = min(workers, len(parts))  # a process per partition at most
     with contextlib.ExitStack() as stack:
         if workers > 1:
             pool = stack.enter_context(

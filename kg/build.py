@@ -26,6 +26,7 @@ from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
 from kg.compile import KINDS, RULES, SYSTEMS, CompiledRule, RuleCompiler, Unencoded, template_id
 from kg.corpus import ROOT, Segment, works
+from kg.errors import InputError
 from kg.liuyao.hexagrams import HEXAGRAMS
 from kg.match import INDEX_FILE, index_file
 from kg.vocabulary import DK, PREFIXES, concept, vocabulary
@@ -381,10 +382,22 @@ def _terminate_as_exception() -> Iterator[None]:
         signal.signal(signal.SIGTERM, before)
 
 
+def check_out(out: Path) -> None:
+    """Refuse an output folder that cannot be made (the nearest path on the way to it that exists is
+    not a folder) before anything is compiled."""
+    existing = next(p for p in (out, *out.parents) if p.exists() or p.is_symlink())
+    if not existing.is_dir():
+        raise InputError(f"{out}: cannot make the build folder, {existing} is not a folder")
+
+
 def build(out: Path = BUILD, rules_dir: Path = RULES) -> BuildResult:
+    check_out(out)
     ds, count = dataset(rules_dir)
     nq, ttl = _nquads(ds), _turtle(ds)
-    write_atomically(out, {"kg.nq": nq, "kg.ttl": ttl, INDEX_FILE: index_file(nq)})
+    try:
+        write_atomically(out, {"kg.nq": nq, "kg.ttl": ttl, INDEX_FILE: index_file(nq)})
+    except OSError as exc:
+        raise InputError(f"{out}: cannot write the build ({exc.strerror})") from None
     return BuildResult(nq.count("\n"), count, (out / "kg.nq", out / "kg.ttl"))
 
 

@@ -32,11 +32,12 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import click
 from rdflib import Dataset, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS
 
@@ -112,6 +113,46 @@ def cast(system: str, params: Mapping[str, Any], topic: str | URIRef | None) -> 
     else:
         raise InputError(f"no system {system!r}; the systems are {', '.join(SYSTEMS)}")
     return Cast(system, given(params), topic, chart, querent, render(chart), chart_to_json(chart), facts)
+
+
+@cache
+def _input_command(system: str) -> click.Command:
+    """A command whose options are exactly the chart inputs of ``kg reading <system>``."""
+    from kg.liuren import commands as liuren
+    from kg.liuyao import commands as liuyao
+
+    module = liuyao if system == "liuyao" else liuren
+
+    def inputs(**params: Any) -> dict[str, Any]:
+        return params
+
+    return click.command(system)(module.input_options(inputs))
+
+
+def input_values(system: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The inputs of a reading of ``system`` by option name (``day-night`` or ``day_night``), as a
+    record or a line of a ``kg batch`` inputs file gives them, checked and converted as the command
+    line would; only the options given are returned."""
+    command = _input_command(system)
+    params = {p.name: p for p in command.params if isinstance(p, click.Option)}
+    args: list[str] = []
+    for key, value in data.items():
+        param = params.get(key.replace("-", "_"))
+        if param is None:
+            raise InputError(f"unknown option {key!r} (options: {', '.join(sorted(params))}, topic)")
+        if param.is_flag:
+            if not isinstance(value, bool):
+                raise InputError(f"{key}: a flag takes true or false, not {value!r}")
+            args += [param.opts[0]] if value else []
+        else:
+            for item in value if param.multiple and isinstance(value, list) else [value]:
+                args += [param.opts[0], str(item)]
+    try:
+        parsed = command.make_context(command.name or "", args).params
+    except click.ClickException as exc:
+        raise InputError(exc.format_message()) from None
+    named = {key.replace("-", "_") for key in data}
+    return {name: value for name, value in parsed.items() if name in named}
 
 
 def _topic(topic: str | URIRef | None) -> URIRef | None:
@@ -231,8 +272,45 @@ def serialise(record: Mapping[str, Any], fmt: str) -> str:
     return union.serialize(format="turtle")
 
 
+RERUN_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "system": {"enum": list(SYSTEMS)},
+        "inputs": {"type": "object"},
+        "topic": {"type": "object", "required": ["iri"], "properties": {"iri": {"type": "string"}}},
+        "rules": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["rule", "rule_id", "status"],
+                "properties": {
+                    "rule": {"type": "string"},
+                    "rule_id": {"type": "string"},
+                    "status": {"type": "string"},
+                    "wording": {"type": ["string", "null"]},
+                    "bindings": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "binding_labels": {"type": "object"},
+                },
+            },
+        },
+        "graph": {"type": "object", "properties": {"sha256": {"type": "string"}}},
+    },
+}
+"""The parts of a record that a new cast reads (:func:`rerun`, :class:`Changes`), with their types."""
+
+
+@cache
+def _rerun_validator() -> Any:
+    """The validator of :data:`RERUN_SCHEMA`; jsonschema is imported here, by ``kg reading --from``
+    alone (it costs a tenth of the start-up of ``kg reading``)."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(RERUN_SCHEMA)
+
+
 def load_record(path: Path) -> dict[str, Any]:
-    """A saved record, checked for its version and the parts a new cast needs."""
+    """A saved record, checked for its version and the parts a new cast needs, its inputs converted
+    as the command line converts them (:func:`input_values`)."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -245,6 +323,14 @@ def load_record(path: Path) -> dict[str, Any]:
     missing = [k for k in ("system", "inputs", "topic", "rules", "graph") if k not in record]
     if missing:
         raise InputError(f"{path}: the record lacks {', '.join(missing)}")
+    from jsonschema.exceptions import best_match
+
+    if (problem := best_match(_rerun_validator().iter_errors(record))) is not None:
+        raise InputError(f"{path}: {problem.json_path}: {problem.message}")
+    try:
+        record["inputs"] = input_values(record["system"], record["inputs"])
+    except InputError as exc:
+        raise InputError(f"{path}: $.inputs: {exc}") from None
     return record
 
 

@@ -27,6 +27,7 @@ import math
 import multiprocessing
 import resource
 import signal
+import sys
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -73,6 +74,9 @@ UPDATES = {
 }
 MIB = 1 << 20
 READY_TIMEOUT = 120.0
+#: the longest time limit, a day: the operating system's poll, which waits for the worker, takes at
+#: most 2³¹ ms (about 24 days)
+MAX_DEADLINE = 86_400.0
 
 
 class Malformed(InputError):
@@ -120,14 +124,17 @@ class Limits:
     rows: int = 100_000
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.deadline) and self.deadline > 0):
+        if not (math.isfinite(self.deadline) and 0 < self.deadline <= MAX_DEADLINE):
             raise InputError(
-                f"the time limit must be a finite number of seconds above 0, not {self.deadline}"
+                "the time limit must be a finite number of seconds above 0,"
+                f" at most {MAX_DEADLINE:g}, not {self.deadline}"
             )
-        if self.memory < 256:
-            raise InputError(f"the memory limit must be at least 256 MiB, not {self.memory}")
-        if self.rows < 1:
-            raise InputError(f"the row limit must be at least 1, not {self.rows}")
+        if not 256 <= self.memory <= sys.maxsize // MIB:  # setrlimit takes a C long of bytes
+            raise InputError(
+                f"the memory limit must be at least 256 MiB, at most {sys.maxsize // MIB}, not {self.memory}"
+            )
+        if not 1 <= self.rows < sys.maxsize:  # one row more than the limit is read to detect it
+            raise InputError(f"the row limit must be at least 1 and below {sys.maxsize}, not {self.rows}")
 
 
 def _syntax_error(exc: ParseBaseException) -> Malformed:
@@ -321,7 +328,7 @@ def load_store(graph: Path, reading: Path | None = None) -> ox.Store:
         try:
             store.load(path=str(reading), format=ox.RdfFormat.TURTLE, to_graph=ox.NamedNode(READING_GRAPH))
         except (SyntaxError, ValueError, OSError) as exc:
-            raise KgError(f"{reading}: cannot load the reading graph ({exc})") from None
+            raise InputError(f"{reading}: cannot load the reading graph ({exc})") from None
     return store
 
 

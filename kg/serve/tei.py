@@ -23,6 +23,7 @@ from pathlib import Path
 
 import click
 
+from kg.errors import InputError
 from kg.match import KnowledgeGraph
 
 BUILD = Path(__file__).resolve().parent.parent.parent / "build"
@@ -325,9 +326,12 @@ def tei_command(directory: Path, graph: Path) -> None:
 
     Example: kg export tei build/tei
     """
-    directory.mkdir(parents=True, exist_ok=True)
     editions = load_editions(KnowledgeGraph.load(graph))
-    for edition in editions:
-        path = directory / f"{edition.xml_id}.xml"
-        path.write_text(serialise(document(edition)), encoding="utf-8")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for edition in editions:
+            path = directory / f"{edition.xml_id}.xml"
+            path.write_text(serialise(document(edition)), encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{directory}: cannot write the TEI documents ({exc.strerror})") from None
     click.echo(f"{len(editions)} TEI documents → {directory}")
