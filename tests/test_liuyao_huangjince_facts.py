@@ -350,15 +350,17 @@ def test_past_xun_day_mid_xun() -> None:
 
 
 def test_price_months() -> None:
-    """¶28 財臨辰土，二月不如三月；財臨酉金，七月不如八月: the branch's own month is best."""
+    """¶28 財臨辰土，二月不如三月；財臨酉金，七月不如八月: the branch's own month is best; 土財夏月有利，
+    六月更美, and by 餘仿此 金 in autumn (申酉戌)."""
     chart, querent = liuyao_inputs(pillars=A_PILLARS, lines="777778")
     iri = reading_iri(chart)
     store = Reading(chart_graph(chart, iri, None, querent)).store
     chen = PROCEDURES["price-months"].run(store, ox.NamedNode(f"{iri}/line/3"))
     assert chen.endswith("best in the month of its own branch, 三月 (辰)")
     assert "二月 (卯)" not in chen
+    assert "得價 in 四月 (巳), 五月 (午), 六月 (未); 六月 (未) 更美" in chen
     you = PROCEDURES["price-months"].run(store, ox.NamedNode(f"{iri}/line/5"))
-    assert "旺 in 七月 (申), 八月 (酉)" in you and you.endswith("八月 (酉)")
+    assert "得價 in 七月 (申), 八月 (酉), 九月 (戌)" in you and you.endswith("八月 (酉)")
 
 
 # ── 7.11 化死 ─────────────────────────────────────────────────────────────────────────────────
