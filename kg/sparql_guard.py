@@ -375,6 +375,8 @@ class Worker:
         self._process.start()
         child.close()
         self.limits = limits
+        self.ready = False
+        """True once the worker has loaded the store."""
 
     def wait_ready(self, timeout: float = READY_TIMEOUT) -> None:
         """Wait until the store is loaded; a KgError if it cannot be."""
@@ -382,6 +384,7 @@ class Worker:
             self.close()
             raise KgError(f"the query worker did not load the graph within {timeout:g} s")
         self._receive()
+        self.ready = True
 
     def run(self, job: Job) -> Answer:
         """The answer to ``job``; LimitExceeded (and the worker ended) past the deadline."""
@@ -400,7 +403,12 @@ class Worker:
             self._process.join()
             code = self._process.exitcode
             self.close()
-            if code == -signal.SIGABRT:  # Rust aborts when an allocation fails under RLIMIT_AS
+            if code == -signal.SIGABRT and not self.ready:  # Rust aborts when an allocation fails
+                raise LimitExceeded(
+                    f"the graph does not fit in the query worker's memory limit ({self.limits.memory} MiB);"
+                    " give it more (--memory)"
+                ) from None
+            if code == -signal.SIGABRT:
                 raise _memory_exceeded(self.limits) from None
             raise KgError(f"the query worker died (exit code {code})") from None
         if error is not None:

@@ -14,6 +14,7 @@ from kg.cli import main
 def paths(built_graph, tmp_path_factory):
     root = tmp_path_factory.mktemp("inputs")
     (root / "bad.rq").write_text("SELECT * WHERE { ?s ?p }", encoding="utf-8")
+    (root / "ok.rq").write_text("SELECT * WHERE { ?s ?p ?o } LIMIT 1", encoding="utf-8")
     (root / "latin1.yaml").write_bytes("work: yiyin\nrules: []\n# caf\xe9\n".encode("latin-1"))
     (root / "rules").mkdir()
     (root / "rules" / "x.yaml").write_bytes((root / "latin1.yaml").read_bytes())
@@ -56,6 +57,13 @@ BAD_INPUT = [
     (["query", "{root}/bad.rq", "--graph", "{graph}"], "1:18"),
     (["explore", "--graph", "{graph}", "similar", "no.such.rule"], "no.such.rule"),
     (["export", "tei", "{root}/file", "--graph", "{graph}"], "file"),
+    (
+        ["query", "{root}/ok.rq", "--memory", "256", "--graph", "{graph}"],
+        "does not fit in the query worker's memory",
+    ),
+    (["serve", "--workers", "1000000"], "worker processes (--workers): at least 1 and at most 64"),
+    (["serve", "--max-queries", "0"], "(--max-queries): at least 1"),
+    (["serve", "--max-request", "99999999999"], "(--max-request): at least 1 and at most"),
 ]
 
 

@@ -34,9 +34,15 @@ class ServeLimits:
     request_bytes: int = 64 * 1024
 
     def __post_init__(self) -> None:
-        for name in ("workers", "concurrent", "request_bytes"):
-            if getattr(self, name) < 1:
-                raise InputError(f"{name.replace('_', ' ')} must be at least 1, not {getattr(self, name)}")
+        bounds = (
+            ("workers", "worker processes (--workers)", 64),
+            ("concurrent", "queries admitted at once (--max-queries)", 10_000),
+            ("request_bytes", "bytes of a request (--max-request)", 64 << 20),
+        )
+        for name, label, most in bounds:
+            value = getattr(self, name)
+            if not 1 <= value <= most:
+                raise InputError(f"{label}: at least 1 and at most {most}, not {value}")
 
     @property
     def retry_after(self) -> int:
