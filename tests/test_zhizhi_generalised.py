@@ -210,6 +210,8 @@ ELSEWHERE = [
     ("zhizhi.hu-tou-she-wei.bei-can", "被參", {"day": "甲戌", "ju": 4, "plate": "晝"}, None),
     # 癸酉 第5局: 三傳 巳 丑 酉 (從革) with the 晝 generals 貴人 勾陳 太常, all 土; 癸 水
     ("zhizhi.tu-jiang-jin-ju.yu-shen", "通占", {"day": "癸酉", "ju": 5, "plate": "晝"}, None),
+    # … and, whatever the generals, the 金局 generates 癸: 三傳育身 by night too
+    ("zhizhi.jin-ju-sheng-gan.yu-shen", "通占", {"day": "癸酉", "ju": 5, "plate": "夜"}, None),
     ("zhizhi.ju9.zhoujiang-tu", "通占", {"day": "癸酉", "ju": 5, "plate": "晝"}, None),
     # 癸丑 第5局: 從革, 支 丑 土, 癸 水
     ("zhizhi.ju9.jin-tuo-zhi-renzhai", "家宅", {"day": "癸丑", "ju": 5, "plate": "晝"}, None),
@@ -293,6 +295,11 @@ SILENT = [
     ("zhizhi.ju8.zhi-ke-gan", "兵戰", {"day": "甲子", "ju": 1, "plate": "晝"}),  # 子 生 甲
     ("zhizhi.ju9.chong-ma-lin-shen", "出行", {"day": "甲申", "ju": 2, "plate": "晝"}),  # 干上 丑, not 寅
     ("zhizhi.ju11.zhi-gan-ke-chong", "家宅", {"day": "甲子", "ju": 1, "plate": "晝"}),  # 子 does not clash 寅
+    # 癸未 第10局 is the 課體 閉口 by the 旬首 戌 on the 旬尾 未 (3課 戌/未), not ¶4's 旬尾加於旬首: 未 sits on 辰
+    ("zhizhi.bikou.mian-huo", "通占", {"day": "癸未", "ju": 10, "plate": "晝"}),
+    # 乙丑 第5局: 三傳 巳 丑 酉 (從革), but 乙 is 木, which metal overcomes; 壬午 第8局: 壬 水, 三傳 辰 酉 寅
+    ("zhizhi.jin-ju-sheng-gan.yu-shen", "通占", {"day": "乙丑", "ju": 5, "plate": "晝"}),
+    ("zhizhi.jin-ju-sheng-gan.yu-shen", "通占", {"day": "壬午", "ju": 8, "plate": "晝"}),
 ]
 
 
@@ -334,7 +341,7 @@ def _holds(rule: str, row: dict[str, str]) -> bool:
     gan_shang, zhi_shang = uppers[0], uppers[2]
     if rule == "zhizhi.ju10.quan-gui-kuigang":  # 無一非鬼, 重值魁罡
         ghosts = all(OVERCOMES[ELEMENT[b]] == stem for b in uppers + chuan)
-        return ghosts and {"辰", "戌"} <= set(uppers)
+        return ghosts and {"辰", "戌"} <= set(uppers) and {"辰", "戌"} <= set(chuan)
     if rule == "zhizhi.ren-bing-chong.jibing":  # 人與病沖, 三傳生日而克支
         frame = next((e for f, e in FRAMES.items() if set(f) == set(chuan)), None)
         if all(ELEMENT[b] == "土" for b in chuan):
@@ -361,7 +368,8 @@ def _holds(rule: str, row: dict[str, str]) -> bool:
 @pytest.mark.parametrize("rule", GUIWEI_ONLY)
 def test_reasons_found_on_guiwei_only(kg: KnowledgeGraph, rule: str) -> None:
     """Read off the 720 lessons of the table, each of the three reasons holds on 癸未 lessons only: 無一非鬼 with 魁罡
-    needs a 水 stem whose uppers are all 土 with 辰 and 戌 among them (第十局, and 第四局: 丑 辰 未 戌); 人與病沖 with
+    needs a 水 stem whose uppers and transmissions are all 土 with 辰 and 戌 among the uppers and again among the
+    transmissions (第十局 辰 未 戌, and 第四局: uppers 丑 辰 未 戌, 三傳 戌 未 辰); 人與病沖 with
     the 三傳 generating the stem and overcoming the 支上神 only 從革 on 癸未 第五局 (干上 酉 沖 支上 卯); 旺神臨支 with
     鑄印 and 初末乘貴 only 癸未 第八局 (子 over 未, 巳 晝 貴人, 卯 夜 貴人)."""
     topic, lessons = GUIWEI_ONLY[rule]
@@ -382,7 +390,8 @@ def test_reasons_found_on_guiwei_only(kg: KnowledgeGraph, rule: str) -> None:
             "婚姻",
             {(8, "晝"), (8, "夜")},
         ),  # S(丑) 沖 S(未), and their 陰
-        ("zhizhi.zhigan-yinyang-chong.xingren", "行人", set()),
+        # 天罡加季，行人立至 on 第七局 and 第十局
+        ("zhizhi.zhigan-yinyang-chong.xingren", "行人", {(7, "晝"), (7, "夜"), (10, "晝"), (10, "夜")}),
         ("zhizhi.zhigan-chong.taichan", "胎產", set()),
         ("zhizhi.ju8.shang-chong-koushe", "通占", set()),
         ("zhizhi.ju8.zhi-ke-gan", "兵戰", set()),  # 未 土 克 癸 水

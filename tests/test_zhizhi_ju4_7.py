@@ -54,6 +54,17 @@ def test_unsplit_verdicts_are_not_given_for_the_other_plate(kg: KnowledgeGraph) 
     assert "zhizhi.ju5.jiazhai" not in applying(read(kg, "家宅", ju=5, plate="晝"))
 
 
+def test_ju5_each_keyi_phrase_on_its_own_plate(kg: KnowledgeGraph) -> None:
+    """¶12 三傳育身，晝將生金: the 金局 巳 酉 丑 generates 癸 on either plate, the generals of the 三傳 are all 土 on the
+    晝 plate only (貴人 勾陳 太常; by night 太陰 朱雀 天空)."""
+    by_day = {"zhizhi.ju5.yu-shen", "zhizhi.tu-jiang-jin-ju.yu-shen"}
+    day = applying(read(kg, "通占", ju=5, plate="晝"))
+    night = applying(read(kg, "通占", ju=5, plate="夜"))
+    assert by_day | {"zhizhi.ju5.san-chuan-yu-shen"} <= day.keys()
+    assert "zhizhi.ju5.san-chuan-yu-shen" in night
+    assert not by_day & night.keys()
+
+
 # ── case histories ──────────────────────────────────────────────────────────────────────────
 
 BEI_CAN = {
@@ -79,6 +90,10 @@ def test_zhinan_case_chou_general_on_chen(kg: KnowledgeGraph) -> None:
     # the same 局 given without the case's 月將 and 占時, and the case under 功名: not the case
     assert not BEI_CAN.keys() & applying(read(kg, "被參", ju=4, plate="晝")).keys()
     assert not BEI_CAN.keys() & applying(read(kg, "功名", moment="2025-01-14T08:30")).keys()
+    # the case's 辰時 gives the 晝 plate, on which 白虎 heads and 螣蛇 ends the 三傳; forced onto the 夜 plate (夜貴 卯
+    # on 午 runs backward: 戌 carries 青龍, 辰 天后), the verdicts resting on those generals are not the case's
+    night = applying(read(kg, "被參", moment="2025-01-14T08:30", plate="夜")).keys()
+    assert BEI_CAN.keys() - night == {"zhizhi.ju4.bei-can-hu-tou", "zhizhi.ju4.bei-can-jiu"}
 
 
 WIFE = {"sex": "女"}

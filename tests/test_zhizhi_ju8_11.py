@@ -103,6 +103,19 @@ def test_ju8_bifa_pregnancy_by_the_month(kg: KnowledgeGraph, month: str, fired: 
     assert both & found == ({fired} if fired else set())
 
 
+@pytest.mark.parametrize(
+    ("ju", "fired"),
+    [
+        (11, True),  # S(e) = e − 10: 巳, the 晝 貴人, sits on 卯, the 夜 貴人 (the 2課 巳/卯)
+        (3, True),  # S(e) = e − 2: 卯 sits on 巳
+        (5, False),  # S(e) = e − 4: both are lesson uppers (2課 巳, 3課 卯), but 巳 sits on 酉 and 卯 on 未
+    ],
+)
+def test_ju11_bifa_one_noble_on_the_other(kg: KnowledgeGraph, ju: int, fired: bool) -> None:
+    """¶82 晝夜貴加求兩貴: the 晝 貴人 of 癸 (巳) on the 夜 貴人's branch (卯), or the 夜 on the 晝's."""
+    assert ("zhizhi.ju11.bifa.liang-gui" in by_status(read(kg, "通占", ju=ju, plate="晝"))) is fired
+
+
 def test_ju8_zuanyi_natal_year_on_hai(kg: KnowledgeGraph) -> None:
     """¶52 纂義 年命在亥，為前後引從: only for a querent whose 本命 (or 行年) is 亥."""
     assert "zhizhi.ju8.zuanyi" in by_status(read(kg, "功名", ju=8, plate="晝", birth="亥"))

@@ -70,7 +70,7 @@ VERDICTS = [
     (4, "胎產", BOTH, {}, "zhizhi.ju4.taichan", "中", "產必生女"),
     (4, "疾病", BOTH, {}, "zhizhi.ju4.jibing", "凶", "占病大凶"),
     (4, "出行", BOTH, {}, "zhizhi.ju4.chuxing", "中", "雖無丁馬，亦可云動"),
-    (4, "行人", BOTH, {}, "zhizhi.ju4.xingren", "中", "行者不歸"),
+    (4, "行人", BOTH, {}, "zhizhi.ju4.xingren", "凶", "行者不歸"),
     (4, "盜賊", BOTH, {}, "zhizhi.ju4.daozei", "吉", "必能尋獲"),
     (4, "兵戰", ("晝",), {}, "zhizhi.ju4.bingzhan", "凶", "晝占不利，不能取勝"),
     (4, "逃亡", BOTH, {}, "zhizhi.ju4.tao-wang", "中", "惟利逃亡，又為脫難格"),
@@ -121,7 +121,7 @@ VERDICTS = [
     (7, "胎產", BOTH, {}, "zhizhi.ju7.taichan-su", "中", "產必甚速"),
     (7, "疾病", BOTH, {}, "zhizhi.ju7.jibing", "凶", "渾身皆病，良醫難得"),
     (7, "出行", BOTH, {}, "zhizhi.ju7.chuxing", "中", "行蹤不定"),
-    (7, "行人", BOTH, {}, "zhizhi.ju7.xingren", "中", "行人立至"),
+    (7, "行人", BOTH, {}, "zhizhi.ju7.xingren", "吉", "行人立至"),
     (7, "兵戰", ("晝",), {}, "zhizhi.ju7.bingzhan.day", "凶", "晝占不佳"),
     (7, "兵戰", ("夜",), {}, "zhizhi.ju7.bingzhan.night", "凶", "夜亦欠美"),
     # 第八局 ¶50 (and ¶44 宜講秦晉, ¶46 是財甚厚, ¶48 加官進級)
@@ -165,7 +165,7 @@ VERDICTS = [
     (10, "胎產", ("夜",), {}, "zhizhi.ju10.taichan.night", "凶", "夜則憂驚"),
     (10, "疾病", BOTH, {}, "zhizhi.ju10.jibing", "凶", "土克水之象"),
     (10, "出行", BOTH, {}, "zhizhi.ju10.chuxing", "中", "豈得家居"),
-    (10, "行人", BOTH, {}, "zhizhi.ju10.xingren", "中", "行者立至"),
+    (10, "行人", BOTH, {}, "zhizhi.ju10.xingren", "吉", "行者立至"),
     (10, "兵戰", BOTH, {}, "zhizhi.ju10.bingzhan", "凶", "晝夜俱凶"),
     # 第十一局 ¶80 (婚姻 by night: test_ju11_marriage_by_night)
     (11, "天時", BOTH, {}, "zhizhi.ju11.tianshi", "中", "晴而有風"),
@@ -274,6 +274,36 @@ EXCEPTIONS = [
         "家宅",
         (5, "夜"),
         (6, "夜"),
+        {},
+        {},
+    ),
+    # 支干之陰陽皆沖 (¶8): the uppers over 癸 (寄丑) and 未 clash, and so do the spirits over them, on every 癸未 lesson
+    # (第四局 戌辰 未丑; 第七局 未丑 丑未; 第十局 辰戌 丑未): 行者不歸 on 第四局, 行人立至 on 第七局 and 第十局
+    (
+        "zhizhi.ju7.xingren-not-yinyang-chong",
+        "zhizhi.zhigan-yinyang-chong.xingren",
+        "行人",
+        (7, "晝"),
+        (4, "晝"),
+        {},
+        {},
+    ),
+    (
+        "zhizhi.ju10.xingren-not-yinyang-chong",
+        "zhizhi.zhigan-yinyang-chong.xingren",
+        "行人",
+        (10, "夜"),
+        (4, "夜"),
+        {},
+        {},
+    ),
+    # 天罡加季 (¶40, ¶70): 辰 on 未 (第四局), on 戌 (第七局), on 丑 (第十局)
+    (
+        "zhizhi.ju4.xingren-not-tiangang-ji",
+        "zhizhi.tiangang-ji.xingren",
+        "行人",
+        (4, "晝"),
+        (7, "夜"),
         {},
         {},
     ),
