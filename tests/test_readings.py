@@ -5,15 +5,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from kg.build import build
 from kg.cli import main
 
 
 @pytest.fixture(scope="module")
-def graph(tmp_path_factory):
-    out = tmp_path_factory.mktemp("kg")
-    build(out)
-    return out / "kg.nq"
+def graph(built_graph):
+    return built_graph
 
 
 def run(*args: str) -> str:

@@ -12,15 +12,12 @@ import pytest
 from hand_charts import PREFIXES, READING
 from rdflib import Graph
 
-from kg.build import build
 from kg.match import KnowledgeGraph, Reading, retrieve
 
 
 @pytest.fixture(scope="module")
-def kg(tmp_path_factory) -> KnowledgeGraph:
-    out = tmp_path_factory.mktemp("build")
-    build(out)
-    return KnowledgeGraph.load(out / "kg.nq")
+def kg(built_graph) -> KnowledgeGraph:
+    return KnowledgeGraph.load(built_graph)
 
 
 def fired(kg: KnowledgeGraph, turtle: str, ids: str) -> dict[str, set[str]]:

@@ -6,53 +6,22 @@ Every verdict the text gives the example (the 'e' units of docs/encoding-invento
 the applicable rules, with the bindings the text points to; the verdicts of the other example, which
 contradict or do not concern this chart, must not be.
 
-The graph: one build per module into tmp_path_factory from a copy of every corpus/rules/*.yaml that compiles
-on its own. Other files are being edited while this project grows; a file that does not compile (or that
-conflicts with the others) is left out rather than failing these tests, which are about the 遷移 rules of
-yiyin-qianyi-shuyi.yaml. That file must always compile: it is never left out.
+The graph: the session's build of the repository's rules (tests/conftest.py).
 """
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
-from kg.build import build
-from kg.compile import RuleCompiler
-from kg.errors import KgError
 from kg.liuyao.chart import chart_from_inputs
 from kg.liuyao.facts import chart_graph, reading_iri
 from kg.match import Applicable, KnowledgeGraph, Reading, retrieve
 from kg.vocabulary import vocabulary
 
-RULES = Path(__file__).resolve().parent.parent / "corpus" / "rules"
-OWN = "yiyin-qianyi-shuyi.yaml"
-
 
 @pytest.fixture(scope="module")
-def kg(tmp_path_factory) -> KnowledgeGraph:
-    rules = tmp_path_factory.mktemp("rules")
-    shutil.copy(RULES / OWN, rules / OWN)
-    RuleCompiler().compile_file(rules / OWN)  # ours must compile: let the error through
-    for path in sorted(RULES.glob("*.yaml")):
-        if path.name == OWN:
-            continue
-        try:
-            RuleCompiler().compile_file(path)
-        except KgError:
-            continue
-        shutil.copy(path, rules / path.name)
-    out = tmp_path_factory.mktemp("kg")
-    try:
-        build(out, rules)
-    except KgError:  # a conflict between files (a duplicate id, an unknown override): ours alone
-        for path in rules.glob("*.yaml"):
-            if path.name != OWN:
-                path.unlink()
-        build(out, rules)
-    return KnowledgeGraph.load(out / "kg.nq")
+def kg(built_graph) -> KnowledgeGraph:
+    return KnowledgeGraph.load(built_graph)
 
 
 def reading(kg: KnowledgeGraph, pillars: str, lines: str, status: str | None = None) -> list[Applicable]:
