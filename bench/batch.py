@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 
 from kg.batch import all_casts, knowledge_graph, numbered, reading_rows, system_topics
-from kg.build import BUILD
 from kg.match import Reading, retrieve
+from kg.paths import BUILD
 from kg.record import cast
 
 PILLARS = "庚寅 戊寅 癸亥"

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kg.build import BUILD
+from kg.paths import BUILD
 
 LIUYAO = ["reading", "liuyao", "--pillars", "庚寅 戊寅 癸亥", "--lines", "977778", "--topic", "遷移"]
 LIUREN = ["reading", "liuren", "--day", "癸未", "--ju", "4", "--day-night", "晝", "--topic", "婚姻"]

@@ -36,7 +36,6 @@ from rdflib import URIRef
 
 import kg.liuren.facts as liuren_facts
 import kg.liuyao.facts as liuyao_facts
-from kg.build import BUILD
 from kg.calendar import BEIJING, Pillars, pillars_at
 from kg.corpus import works
 from kg.ganzhi import Branch, GanZhi
@@ -46,6 +45,7 @@ from kg.liuren.plates import MONTH_GENERALS, month_general_at
 from kg.liuyao.chart import cast_chart
 from kg.liuyao.view import chart_to_json as liuyao_json
 from kg.match import KnowledgeGraph, Reading, retrieve
+from kg.paths import BUILD
 
 STAGES = ("chart", "facts", "store", "definitions", "rules", "provenance", "report")
 TARGETS = {"p50": 5.0, "p99": 15.0}

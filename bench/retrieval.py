@@ -26,13 +26,13 @@ import pyoxigraph as ox
 from rdflib import URIRef
 
 import kg.liuren  # noqa: F401 - registers the 大六壬 procedures the rules may call
-from kg.build import BUILD
 from kg.calendar import Pillars
 from kg.facts import Facts
 from kg.ganzhi import GanZhi
 from kg.liuyao.chart import cast_chart
 from kg.liuyao.facts import chart_facts, reading_iri
 from kg.match import KnowledgeGraph, Reading, retrieve
+from kg.paths import BUILD
 from kg.vocabulary import DK, vocabulary
 
 SKOS_IN_SCHEME = "http://www.w3.org/2004/02/skos/core#inScheme"

@@ -34,7 +34,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from urllib.parse import urlencode
 
-from kg.build import BUILD
+from kg.paths import BUILD
 
 RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 CHEAP = (

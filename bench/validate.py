@@ -25,9 +25,8 @@ from pyshacl import validate as shacl
 from rdflib import Graph, Literal
 from rdflib.namespace import RDF
 
-from kg.build import BUILD
+from kg.paths import BUILD, ONTOLOGY
 from kg.validate import SH, load_union, validate_graph
-from kg.vocabulary import ONTOLOGY
 
 SHAPES = ONTOLOGY / "shapes.ttl"
 

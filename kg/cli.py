@@ -16,7 +16,6 @@ import click
 from kg.errors import KgError
 from kg.paths import GRAPH
 
-RULES = Path(__file__).resolve().parent.parent / "corpus" / "rules"
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 

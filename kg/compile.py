@@ -37,11 +37,11 @@ import yaml
 from jsonschema import Draft202012Validator, ValidationError
 from rdflib import URIRef
 
-from kg.corpus import CORPUS, Paragraph, Segment, work, works
+from kg.corpus import Paragraph, Segment, work, works
 from kg.errors import KgError
+from kg.paths import RULES
 from kg.vocabulary import DK, Fact, Vocabulary, curie, sparql_prefixes, vocabulary
 
-RULES = CORPUS / "rules"
 SCHEMA = RULES / "rule.schema.json"
 SYSTEMS = {"liuyao": DK.LiuYao, "liuren": DK.LiuRen}
 

@@ -20,14 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 import yaml
 
 from kg.errors import InputError, KgError
+from kg.paths import CORPUS
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "corpus"
 SENTENCE_END = "。；？！"
 CLOSERS = "」』"
 BRACKETS = {"（": "）", "(": ")"}

@@ -25,10 +25,11 @@ from pathlib import Path
 
 import click
 
-from kg.build import BUILD, src
+from kg.build import src
 from kg.corpus import Segment, Work, works
 from kg.errors import InputError
 from kg.match import KnowledgeGraph
+from kg.paths import BUILD
 
 RULE_KINDS = ("judgement", "definition", "exception", "chart-verdict", "text-only")
 SPAN_CLASS = {

@@ -771,10 +771,11 @@ VARIABLE_PREDICATE = re.compile(r"[?$]\w+\s+[?$]\w+\s+(?:[?$]\w|<|[A-Za-z][\w-]*
 
 
 @cache
-def _read_iris(construct: str) -> frozenset[str] | None:
-    """The IRIs the WHERE clause of a CONSTRUCT names (``a`` counting as rdf:type), or None when a
-    variable may stand for a predicate there (then it may read any fact)."""
-    where = construct.split("WHERE", 1)[-1]
+def _read_iris(query: str) -> frozenset[str] | None:
+    """The IRIs the WHERE clause of a query (a definition's CONSTRUCT, a rule template) names (``a``
+    counting as rdf:type), or None when a variable may stand for a predicate there (then it may read
+    any fact)."""
+    where = query.split("WHERE", 1)[-1]
     if VARIABLE_PREDICATE.search(where):
         return None
     named = {

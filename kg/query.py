@@ -24,10 +24,10 @@ import pyoxigraph as ox
 
 from kg.errors import InputError, KgError
 from kg.output import terminal_safe
+from kg.paths import GRAPH
 from kg.sparql_guard import GRAPH_FORMS, READING_GRAPH, Answer, Job, Limits, Worker
 from kg.vocabulary import curie
 
-BUILD = Path(__file__).resolve().parent.parent / "build"
 TSV = ox.QueryResultsFormat.TSV.media_type
 N_TRIPLES = ox.RdfFormat.N_TRIPLES.media_type
 #: the media types asked of the worker for each format: (SELECT and ASK, CONSTRUCT and DESCRIBE);
@@ -95,7 +95,7 @@ def render(answer: Answer, fmt: str) -> str:
 
 def run_query(
     text: str,
-    graph: Path = BUILD / "kg.nq",
+    graph: Path = GRAPH,
     fmt: str = "table",
     limits: Limits | None = None,
     reading: Path | None = None,
@@ -171,7 +171,7 @@ def limit_options(deadline: float = Limits.deadline, rows: int = Limits.rows):
     type=click.Path(path_type=Path),
     help=f"A chart or reading graph (Turtle) loaded into the named graph <{READING_GRAPH}>.",
 )
-@click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+@click.option("--graph", type=click.Path(path_type=Path), default=GRAPH, show_default=True)
 def query_command(
     file: Path, fmt: str, timeout: float, memory: int, max_rows: int, reading: Path | None, graph: Path
 ) -> None:

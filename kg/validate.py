@@ -15,7 +15,8 @@ from tqdm import tqdm
 
 from kg.corpus import works
 from kg.errors import InputError, KgError
-from kg.vocabulary import DK, ONTOLOGY, curie
+from kg.paths import ONTOLOGY
+from kg.vocabulary import DK, curie
 
 SH = Namespace("http://www.w3.org/ns/shacl#")
 TARGETS = (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf, SH.target)

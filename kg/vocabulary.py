@@ -16,8 +16,8 @@ from rdflib import Graph, Literal, Namespace, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
 from kg.errors import InputError, KgError
+from kg.paths import ONTOLOGY
 
-ONTOLOGY = Path(__file__).resolve().parent.parent / "ontology"
 BASE = "https://w3id.org/divkg/"
 DK = Namespace(BASE)
 CONCEPT = BASE + "concept/"

@@ -81,9 +81,9 @@ import pyoxigraph as ox
 import yaml
 from tqdm import tqdm
 
-from kg.build import BUILD, src
+from kg.build import src
 from kg.calendar import Pillars
-from kg.corpus import CORPUS, works
+from kg.corpus import works
 from kg.errors import InputError
 from kg.facts import QUERENT_FACTS
 from kg.ganzhi import Branch, GanZhi, Stem
@@ -96,6 +96,7 @@ from kg.liuyao.chart import FanYinRule, HiddenDarkMoving, NatalElement, Options,
 from kg.liuyao.hidden import FuShenMode
 from kg.liuyao.natal import MEMBERS
 from kg.match import KnowledgeGraph, Reading, ReadingIndex, RuleInfo, is_candidate, retrieve
+from kg.paths import BUILD, CORPUS
 from kg.vocabulary import PREFIXES
 
 EXPLANATIONS = CORPUS / "witness-explanations.yaml"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from kg.build import build
-from kg.compile import RULES
 from kg.match import KnowledgeGraph
+from kg.paths import RULES
 from kg.vocabulary import PREFIXES as NAMESPACES
 
 READING = "<https://w3id.org/divkg/reading/t>"

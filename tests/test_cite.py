@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from kg.cite import Resolver
 from kg.cli import main
-from kg.corpus import CORPUS
 from kg.match import KnowledgeGraph
+from kg.paths import CORPUS
 
 LEAK = "父下伏水鬼，棟必漏也。"  # 《易隱》〈家宅占〉十三 棟樑, ¶6, third sentence
 

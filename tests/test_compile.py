@@ -8,7 +8,8 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from kg.compile import RULES, SCHEMA, RuleCompiler, RuleError, rule_schema
+from kg.compile import SCHEMA, RuleCompiler, RuleError, rule_schema
+from kg.paths import RULES
 from kg.vocabulary import DK, vocabulary
 
 GOOD = """

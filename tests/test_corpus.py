@@ -4,7 +4,8 @@ import hashlib
 
 import pytest
 
-from kg.corpus import CORPUS, works
+from kg.corpus import works
+from kg.paths import CORPUS
 
 
 @pytest.mark.parametrize("work", ["yiyin", "huangjince", "zhizhi", "yinhezhao"])

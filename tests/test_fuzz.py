@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg.cli import main
-from kg.compile import RULES, RuleCompiler, RuleError
+from kg.compile import RuleCompiler, RuleError
+from kg.paths import RULES
 
 SETTINGS = settings(
     max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]

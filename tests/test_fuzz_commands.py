@@ -32,10 +32,10 @@ from test_serve_sparql import Canary
 
 from kg import explore
 from kg.cli import main
-from kg.compile import RULES
 from kg.corpus import works
 from kg.errors import InputError
 from kg.match import KnowledgeGraph
+from kg.paths import RULES
 from kg.query import MEDIA_TYPES, render
 from kg.sparql_guard import Job, Limits, Refused, Worker
 

@@ -17,13 +17,13 @@ import networkx as nx
 KG = Path(__file__).resolve().parents[1] / "kg"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("kg.errors", "kg.ganzhi", "kg.calendar", "kg.shensha", "kg.six_relatives", "kg.registry"),
+    ("kg.errors", "kg.paths", "kg.ganzhi", "kg.calendar", "kg.shensha", "kg.six_relatives", "kg.registry"),
     ("kg.corpus", "kg.vocabulary"),
     ("kg.compile",),
     ("kg.facts", "kg.liuyao", "kg.liuren"),
     ("kg.match",),
 )
-"""Modules (or packages) by layer, earliest first: shared doctrine and the registry, corpus and
+"""Modules (or packages) by layer, earliest first: shared doctrine, paths and the registry, corpus and
 vocabulary, the compiler, the chart systems, retrieval. Every other module is a view (cli,
 report, cite, explore, query, witness, serve, build …), and so are the chart systems' commands."""
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from kg.query import BUILD, limit_options
+from kg.paths import BUILD
+from kg.query import limit_options
 from kg.serve.graph import ServeLimits
 from kg.sparql_guard import Limits
 

@@ -25,8 +25,8 @@ import click
 
 from kg.errors import InputError
 from kg.match import KnowledgeGraph
+from kg.paths import GRAPH
 
-BUILD = Path(__file__).resolve().parent.parent.parent / "build"
 TEI = "http://www.tei-c.org/ns/1.0"
 DTS = "https://w3id.org/api/dts#"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -320,7 +320,7 @@ def export_group() -> None:
 
 @export_group.command("tei")
 @click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
-@click.option("--graph", type=click.Path(path_type=Path), default=BUILD / "kg.nq", show_default=True)
+@click.option("--graph", type=click.Path(path_type=Path), default=GRAPH, show_default=True)
 def tei_command(directory: Path, graph: Path) -> None:
     """Write one TEI P5 document per work and edition (zh, ko) into DIRECTORY.
 
