@@ -11,11 +11,13 @@ on the table itself.
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pytest
 from rdflib import URIRef
 
+from kg.corpus import work
 from kg.liuren import DayNightRule, Options, chart_from_inputs
 from kg.liuren.facts import chart_graph
 from kg.match import Applicable, KnowledgeGraph, Reading, retrieve
@@ -132,11 +134,9 @@ ELSEWHERE = [
         {"day": "甲子", "ju": 1, "plate": "晝"},
         None,
     ),  # 寅 巳 申: 陽 陰 陽
-    # 丁卯 第3局: 課 巳 卯 丑 亥, 傳 丑 亥 酉, all 陰
-    ("zhizhi.kechuan-chun-yin.taichan", "胎產", {"day": "丁卯", "ju": 3, "plate": "晝"}, None),
-    # 乙丑 第3局: 三傳 亥 酉 未 on 丑 亥 酉, all 陰
-    ("zhizhi.liu-yin.taichan", "胎產", {"day": "乙丑", "ju": 3, "plate": "晝"}, None),
-    ("zhizhi.liu-yin.chao-guan", "功名", {"day": "乙丑", "ju": 3, "plate": "晝"}, OFFICIAL),
+    # 丁卯 第3局: 課 巳 卯 丑 亥, 傳 丑 亥 酉, all 陰 (課傳純陰, 六陰相繼)
+    ("zhizhi.liu-yin.taichan", "胎產", {"day": "丁卯", "ju": 3, "plate": "晝"}, None),
+    ("zhizhi.liu-yin.chao-guan", "功名", {"day": "丁卯", "ju": 3, "plate": "晝"}, OFFICIAL),
     # 甲子 第8局: 課 未/甲 子/未 巳/子 戌/巳: 甲 木 克 未, 未 土 克 子, 子 水 克 巳: three 下賊上
     ("zhizhi.ju8.xia-qiang-nv", "胎產", {"day": "甲子", "ju": 8, "plate": "晝"}, None),
     # 己卯 第9局: 亥/己 卯/亥 未/卯 亥/未 — 己 土 克 亥, 卯 克 未, 未 克 亥: three 下賊上; uppers and 傳 未 亥 卯 陰
@@ -193,8 +193,8 @@ ELSEWHERE = [
     ("zhizhi.gui-deng-tianmen.gongming", "功名", {"day": "甲子", "ju": 5, "plate": "夜"}, None),
     # 第6局 支上 未 (子 − 5) carries the 夜 貴人
     ("zhizhi.gui-lin-zhai.jiazhai", "家宅", {"day": "甲子", "ju": 6, "plate": "夜"}, None),
-    # 丁 晝貴 亥; 丁丑 第3局 初傳 亥, the 驛馬 of 丑
-    ("zhizhi.gui-ma-fa-yong.chuxing", "出行", {"day": "丁丑", "ju": 3, "plate": "晝"}, None),
+    # 丁 晝貴 亥; 丁丑 第3局 初傳 亥, the 驛馬 of 丑, read on either plate: asked by night too
+    ("zhizhi.gui-ma-fa-yong.chuxing", "出行", {"day": "丁丑", "ju": 3, "plate": "夜"}, None),
     # … 亥 carries 貴人 by day and 朱雀 by night
     ("zhizhi.ju11.gui-que-ma-fayong", "功名", {"day": "丁丑", "ju": 3, "plate": "晝"}, None),
     # 丁丑 第2局: 亥 (驛馬 of 丑, the 晝 貴人) the 4課 upper and 中傳
@@ -300,6 +300,13 @@ SILENT = [
     # 乙丑 第5局: 三傳 巳 丑 酉 (從革), but 乙 is 木, which metal overcomes; 壬午 第8局: 壬 水, 三傳 辰 酉 寅
     ("zhizhi.jin-ju-sheng-gan.yu-shen", "通占", {"day": "乙丑", "ju": 5, "plate": "晝"}),
     ("zhizhi.jin-ju-sheng-gan.yu-shen", "通占", {"day": "壬午", "ju": 8, "plate": "晝"}),
+    # 癸酉 第5局 by night: 夜貴 卯 on 未 runs backward, 巳 太陰 丑 朱雀 酉 天空 — not all 土 (晝將 is the 晝 plate)
+    ("zhizhi.tu-jiang-jin-ju.yu-shen", "通占", {"day": "癸酉", "ju": 5, "plate": "夜"}),
+    ("zhizhi.ju9.zhoujiang-tu", "通占", {"day": "癸酉", "ju": 5, "plate": "夜"}),
+    # 乙丑 第3局: 三傳 亥 酉 未 on 丑 亥 酉, all 陰, but the 1課 upper 寅 (乙 寄辰, 辰 − 2) is 陽: not 課傳純陰
+    ("zhizhi.liu-yin.taichan", "胎產", {"day": "乙丑", "ju": 3, "plate": "晝"}),
+    # 甲子 第1局: 初傳 寅, the 驛馬 of 子, carries neither 貴人 of 甲 (丑, 未)
+    ("zhizhi.gui-ma-fa-yong.chuxing", "出行", {"day": "甲子", "ju": 1, "plate": "夜"}),
 ]
 
 
@@ -409,3 +416,69 @@ def test_reasons_of_the_day_hold_on_every_guiwei_lesson(
         for plate in PLATES:
             expected = "overridden" if (ju, plate) in overridden else holds
             assert statuses(kg, topic, plate, day="癸未", ju=ju).get(rule) == expected, (ju, plate)
+
+
+YIN = set("丑卯巳未酉亥")
+EARTH_GENERALS = {"貴人", "勾陳", "天空", "太常"}
+
+
+def _ke_chuan_yin(row: dict[str, str]) -> bool:
+    """課傳純陰: every lesson upper and every transmission a 陰 branch."""
+    return {row[f"ke{i}_upper"] for i in range(1, 5)} | {row[f"chuan{i}"] for i in range(1, 4)} <= YIN
+
+
+def _chuan_on_yin_seats(row: dict[str, str]) -> bool:
+    """The three transmissions and the three seats under them 陰: in 局 N the spirit b sits on b + (N − 1)."""
+    shift = int(row["ju"]) - 1
+    chuan = [row[f"chuan{i}"] for i in range(1, 4)]
+    return all(b in YIN and BRANCHES[(BRANCHES.index(b) + shift) % 12] in YIN for b in chuan)
+
+
+def test_liu_yin_read_one_way(kg: KnowledgeGraph) -> None:
+    """六陰相繼 (¶20, ¶36, ¶82), 六陰 (¶60), 課傳純陰 (¶40), 課傳皆陰 (¶80): the text calls exactly its odd lessons
+    (第五、七、九、十一局) so; on each of them both readings hold (every upper and transmission 陰; the transmissions and
+    their seats 陰), on no other lesson of the text does either. Over the 720 lessons 課傳純陰 implies the seats
+    reading, which also holds without it (乙丑 第3局: 1課 寅 陽). The rules read 課傳純陰 and fire on those four
+    lessons, on both plates."""
+    rows = _lessons()
+    assert all(_chuan_on_yin_seats(row) for row in rows if _ke_chuan_yin(row))
+    (yi_chou_3,) = [row for row in rows if (row["day"], row["ju"]) == ("乙丑", "3")]
+    assert _chuan_on_yin_seats(yi_chou_3) and not _ke_chuan_yin(yi_chou_3)
+
+    paragraphs = work("zhizhi").paragraphs.values()
+    lessons = {p.section.lesson["ju"] for p in paragraphs}
+    named = {p.section.lesson["ju"] for p in paragraphs if re.search("六陰|課傳純陰|課傳皆陰", p.text)}
+    guiwei = {int(row["ju"]): row for row in rows if row["day"] == "癸未"}
+    assert named == {5, 7, 9, 11}
+    assert {ju for ju in lessons if _ke_chuan_yin(guiwei[ju])} == named
+    assert {ju for ju in lessons if _chuan_on_yin_seats(guiwei[ju])} == named
+
+    rules = {"zhizhi.liu-yin.taichan": ("胎產", None), "zhizhi.liu-yin.chao-guan": ("功名", OFFICIAL)}
+    for rule, (topic, querent) in rules.items():
+        for ju in sorted(lessons):
+            for plate in PLATES:
+                found = statuses(kg, topic, plate, querent, day="癸未", ju=ju).get(rule)
+                assert (found in ("applies", "overridden")) is (ju in named), (rule, ju, plate)
+
+
+def test_day_generals_of_a_lesson_reason_on_the_day_plate(kg: KnowledgeGraph) -> None:
+    """¶14 晝將純土生傳 (第五局) and ¶56 晝將皆土，盡生三傳 (第九局): on the text's lessons both generalisations fire
+    where the 三傳 are 從革 and carry 土 generals on the plate asked, which the table gives only by day (第五局 巳 丑 酉
+    and 第九局 酉 丑 巳 with 貴人 勾陳 太常; by night 太陰 朱雀 天空 and 天空 太陰 朱雀)."""
+    rules = ("zhizhi.tu-jiang-jin-ju.yu-shen", "zhizhi.ju9.zhoujiang-tu")
+    lessons = {p.section.lesson["ju"] for p in work("zhizhi").paragraphs.values()}
+    plate_column = {"晝": "day_plate", "夜": "night_plate"}
+    fired = set()
+    for row in _lessons():
+        ju = int(row["ju"])
+        if row["day"] != "癸未" or ju not in lessons:
+            continue
+        chuan = [row[f"chuan{i}"] for i in range(1, 4)]
+        for plate, column in plate_column.items():
+            generals = {row[column].split(",")[BRANCHES.index(b)] for b in chuan}
+            expected = set(chuan) == set("巳酉丑") and generals <= EARTH_GENERALS
+            found = statuses(kg, "通占", plate, day="癸未", ju=ju)
+            assert [rule in found for rule in rules] == [expected, expected], (ju, plate)
+            if expected:
+                fired.add((ju, plate))
+    assert fired == {(5, "晝"), (9, "晝")}

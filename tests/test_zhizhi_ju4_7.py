@@ -65,6 +65,18 @@ def test_ju5_each_keyi_phrase_on_its_own_plate(kg: KnowledgeGraph) -> None:
     assert not by_day & night.keys()
 
 
+def test_ju5_noble_on_the_horse_read_on_either_plate(kg: KnowledgeGraph) -> None:
+    """¶20 出行：貴人乘馬發用，出行最吉, not split by plate (¶18 says 晝占貴人發用 where 功名 is): the 初傳 巳 is the 驛馬
+    of 未 (亥卯未 → 巳) and the 晝 貴人 of 癸 (壬癸蛇兔藏: 巳 by day, 卯 by night), so the reason holds when asked by
+    night too, though 巳 then carries 太陰."""
+    for plate in ("晝", "夜"):
+        found = applying(read(kg, "出行", ju=5, plate=plate))
+        assert found["zhizhi.ju5.chuxing"].wording == "出行最吉"
+        assert found["zhizhi.gui-ma-fa-yong.chuxing"].wording == "貴人乘馬發用，出行最吉"
+    # 第六局 by night: the 初傳 卯 (S(e) = e − 5: on 申) carries the 夜 貴人 but is not the 驛馬
+    assert "zhizhi.gui-ma-fa-yong.chuxing" not in applying(read(kg, "出行", ju=6, plate="夜"))
+
+
 # ── case histories ──────────────────────────────────────────────────────────────────────────
 
 BEI_CAN = {

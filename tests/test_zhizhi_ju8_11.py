@@ -53,6 +53,22 @@ def test_split_verdicts_only_on_their_plate(kg: KnowledgeGraph) -> None:
     assert "zhizhi.ju11.gan-shi-zhi-kong" not in by_status(read(kg, "婚姻", ju=11, plate="夜"))
 
 
+def test_ju9_day_generals_on_the_day_plate(kg: KnowledgeGraph) -> None:
+    """¶54 晝將生傳，傳金生我, ¶56 晝將皆土，盡生三傳 … 則慮始保終: the 三傳 酉 丑 巳 carry earth generals on the 晝 plate
+    only. By day 晝貴 巳 sits on 丑 (S(e) = e − 8) and runs forward: 巳 貴人 … 酉 勾陳 … 丑 太常. By night 夜貴 卯 sits
+    on 亥 and runs forward: 酉 天空, 丑 太陰 (金), 巳 朱雀 (火), not all 土. The 金局 generating 癸 (¶56 全金脫支生干,
+    倘占人己 … 我福他禍) holds on both plates."""
+    chain = {"zhizhi.ju9.lv-shi-bao-zhong", "zhizhi.ju9.zhoujiang-tu"}
+    day = by_status(read(kg, "通占", ju=9, plate="晝"))
+    assert {rule: day[rule].wording for rule in chain} == {
+        "zhizhi.ju9.lv-shi-bao-zhong": "慮始保終，概可知矣",
+        "zhizhi.ju9.zhoujiang-tu": "晝將皆土，盡生三傳。三傳皆金，又生癸干。則慮始保終",
+    }
+    night = by_status(read(kg, "通占", ju=9, plate="夜"))
+    assert not chain & night.keys()
+    assert {"zhizhi.ju9.keyi", "zhizhi.ju9.jin-tuo-zhi-renji"} <= night.keys()
+
+
 def test_ju8_marriage_clash_gives_way_to_jiaoche(kg: KnowledgeGraph) -> None:
     """¶46: 支干上下，先則相沖相害，後則相合相和 … 仇敵而作婚姻. On 第八局 the 干上 午 combines with the 支 未 and the
     支上 子 with 癸's 寄宮 丑, so the clash rules of ¶8 and ¶60 and of ¶20 (true on every 癸未 chart) are overridden."""

@@ -317,8 +317,8 @@ EXCEPTIONS = [
         {},
         {},
     ),
-    # 六陰相繼 for an official (¶36): 三傳 巳 丑 酉 on 酉 巳 丑 (第五局), 巳 未 酉 on 卯 巳 未 (第十一局), 酉 丑 巳 on
-    # 巳 酉 丑 (第九局, for one born in a 子 year: ¶60 占命屬子), 未 丑 未 on 丑 未 丑 (第七局, ¶36 itself)
+    # 六陰相繼 for an official (¶36), 課傳純陰: 課 酉 巳 卯 亥, 傳 巳 丑 酉 (第五局); 課 卯 巳 酉 亥, 傳 巳 未 酉 (第十一局);
+    # 課 巳 酉 亥 卯, 傳 酉 丑 巳 (第九局, for one born in a 子 year: ¶60 占命屬子); 課 未 丑 丑 未, 傳 未 丑 未 (第七局, ¶36)
     (
         "zhizhi.ju5.guan-yin-not-chao-guan",
         "zhizhi.liu-yin.chao-guan",
