@@ -133,6 +133,8 @@ class CalendarRecord:
     library: str | None = None
     zi_hour_rule: ZiHourRule | None = None
     nearest_jie: Term | None = None
+    next_jie: Term | None = None
+    """The first 節 after the moment, where its month pillar next changes."""
     inconsistencies: tuple[str, ...] = ()
     """The rules given pillars break (五虎遁, 五鼠遁, see :func:`pillar_inconsistencies`), when the
     chart was cast from them anyway."""
@@ -340,5 +342,6 @@ def pillars_at(
         library=LIBRARY,
         zi_hour_rule=zi_hour_rule,
         nearest_jie=nearest_term(moment, jie=True),
+        next_jie=next_jie(moment),
     )
     return pillars, record

@@ -11,10 +11,10 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from datetime import datetime
 from enum import IntEnum, StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from typing import TypeVar
 
-from kg.calendar import CalendarRecord, Pillars, ZiHourRule, given_pillars, next_jie, parse_moment, pillars_at
+from kg.calendar import CalendarRecord, Pillars, ZiHourRule, given_pillars, parse_moment, pillars_at
 from kg.errors import InputError
 from kg.ganzhi import (
     CHANGSHENG_VARIANTS,
@@ -539,41 +539,70 @@ _pillar = cache(Pillar)
 
 
 def _frozen(cls: type[_T], values: dict[str, object]) -> _T:
-    """An instance of the frozen dataclass ``cls`` from every one of its field values, set at once:
-    the generated ``__init__`` sets them one by one through ``object.__setattr__`` (3 µs a line)."""
+    """An instance of the frozen dataclass ``cls`` whose fields are ``values`` (a dict the caller
+    hands over and no longer changes): the generated ``__init__`` sets them one by one through
+    ``object.__setattr__`` (3 µs a line)."""
     instance = object.__new__(cls)
-    instance.__dict__.update(values)
+    object.__setattr__(instance, "__dict__", values)
     return instance
 
 
 _RELATIVE: tuple[tuple[Relative, ...], ...] = tuple(tuple(relative(a, b) for b in Element) for a in Element)
 """六親 of element b against palace element a, ``[a][b]`` (:func:`kg.six_relatives.relative`)."""
 
-Standing = tuple[bool, SeasonalState, Stage, bool, bool, bool]
-"""A branch's 旬空, 旺相休囚死, 十二長生 at the day, 月破, clash by the day and 有氣, on one month and day."""
+Fields = dict[str, object]
+"""Field values of a chart value (:func:`_frozen`), or some of them."""
+
+Standing = tuple[Fields, Fields, Fields, Fields, Fields, Fields]
+"""A branch on one month and day: its :class:`Placed` fields that depend on them (旬空, 旺相休囚死,
+十二長生, 月破, clash by the day, 有氣); the same with the fields that follow from them for a static
+and for a moving :class:`Line` (逢破不破, 日破, 暗動, 沖散), for a :class:`ChangedLine` at a static
+and at a moving position (化空, 化破), and for a :class:`HiddenLine` that may be 暗動."""
 
 
-@cache
+@lru_cache(maxsize=2 * 720)
 def _standings(month: Branch, day: GanZhi, changsheng: str) -> tuple[Standing, ...]:
-    """The :data:`Standing` of each branch 子 … 亥 on a month and day (a table per day and month)."""
+    """The :data:`Standing` of each branch 子 … 亥 on a month and day (a table per day and month: all
+    720 of them under both 長生 variants take about 30 MB)."""
     void = day.xun_void
+    day_element = day.branch.element
     standings = []
     for branch in Branch:
         element = branch.element
         seasonal = seasonal_state(element, month)
         day_stage = stage(element, day.branch, changsheng)
-        vital = seasonal in VITAL_STATES or day_stage in VITAL_STAGES
-        standings.append(
-            (branch in void, seasonal, day_stage, clashes(branch, month), clashes(branch, day.branch), vital)
-        )
+        strong = seasonal in VITAL_STATES
+        broken, clashed = clashes(branch, month), clashes(branch, day.branch)
+        placed: Fields = {
+            "void": branch in void,
+            "seasonal": seasonal,
+            "stage": day_stage,
+            "month_broken": broken,
+            "day_clash": clashed,
+            "vital": strong or day_stage in VITAL_STAGES,
+        }
+        supported = day.branch == branch or (element - day_element) % 5 in (0, 1)
+        static = placed | {
+            "month_break_relieved": broken and supported,
+            "day_broken": clashed and not strong,
+            "hidden_move": clashed and strong,
+            "dispersed": False,
+        }
+        moving = placed | {
+            "month_break_relieved": broken,
+            "day_broken": False,
+            "hidden_move": False,
+            "dispersed": clashed and not strong,
+        }
+        still = placed | {"to_void": False, "to_break": False}
+        changing = placed | {"to_void": placed["void"], "to_break": broken}
+        hidden = placed | {"hidden_move": clashed and strong}
+        standings.append((placed, static, moving, still, changing, hidden))
     return tuple(standings)
 
 
-def _placed(
-    position: int, gz: GanZhi, palace: Element, standings: tuple[Standing, ...], xun: GanZhi
-) -> dict[str, object]:
-    """The :class:`Placed` fields of the 干支 ``gz`` at ``position`` (``xun``: the day's 旬首)."""
-    void, seasonal, day_stage, month_broken, day_clash, vital = standings[gz.branch]
+def _fixed(position: int, gz: GanZhi, palace: Element) -> Fields:
+    """The :class:`Placed` fields of the 干支 ``gz`` at ``position`` that no pillar changes."""
     element = gz.branch.element
     return {
         "position": position,
@@ -581,33 +610,28 @@ def _placed(
         "branch": gz.branch,
         "element": element,
         "relative": _RELATIVE[palace][element],
-        "void": void,
-        "seasonal": seasonal,
-        "stage": day_stage,
-        "month_broken": month_broken,
-        "day_clash": day_clash,
-        "vital": vital,
-        "in_xun": gz.xun_head == xun,
     }
 
 
-def _follows_ghost_into_tomb(
+def _ghost_tomb_carriers(
     i: int,
     najia: tuple[GanZhi, ...],
     changed: tuple[GanZhi, ...],
     moving: tuple[bool, ...],
     palace: Element,
-    day: Branch,
-    options: Options,
-) -> bool:
-    """隨鬼入墓 of the line at index ``i`` (docs/liuyao-doctrine.md §7.6)."""
+    changsheng: str,
+) -> tuple[Branch, frozenset[Branch]] | None:
+    """隨鬼入墓 of the line at index ``i`` (docs/liuyao-doctrine.md §7.6) before the day is known:
+    its 墓 and the branches other than the day that carry it there (the other moving lines, its own
+    changed line when it moves); None when neither the line nor its 墓 is 官鬼, so no day makes it one."""
     own = najia[i].branch
-    grave = tomb(own.element, options.changsheng)
-    carriers = {day, *(najia[k].branch for k in range(6) if moving[k] and k != i)}
+    grave = tomb(own.element, changsheng)
+    if Relative.GUANGUI not in (_RELATIVE[palace][own.element], _RELATIVE[palace][grave.element]):
+        return None
+    carriers = {najia[k].branch for k in range(6) if moving[k] and k != i}
     if moving[i]:
         carriers.add(changed[i].branch)
-    ghost = Relative.GUANGUI
-    return grave in carriers and ghost in (_RELATIVE[palace][own.element], _RELATIVE[palace][grave.element])
+    return grave, frozenset(carriers)
 
 
 def _fan_yin(
@@ -657,11 +681,19 @@ def _carriers(najia: tuple[GanZhi, ...]) -> dict[int | None, tuple[int, ...]]:
     return found
 
 
+BASES = (Basis.STEM, Basis.GROUP, Basis.MONTH, Basis.YEAR, Basis.YEAR_STEM)
+"""The bases of the 神煞 tables, in the order of :func:`_shensha`'s keys."""
+
+StarRow = tuple[int, tuple[tuple[Stem | Branch, int | None], ...]]
+"""A 神煞 table as :func:`_shensha` reads it: the index of its basis in :data:`BASES`, and for each
+key of that basis the key and the :func:`_code` of the star there."""
+
+
 @cache
-def _tables(yang_ren: str, tian_xi: str) -> tuple[tuple[StarTable, str | None, tuple[int | None, ...]], ...]:
+def _tables(yang_ren: str, tian_xi: str) -> tuple[tuple[StarTable, str | None], ...]:
     """The 神煞 tables a chart reads under these table variants, in the order of :attr:`Chart.shensha`
-    after the 天乙貴人, with the variant each one records and the :func:`_code` of each value."""
-    tables = (
+    after the 天乙貴人, with the variant each one records."""
+    return (
         (LU, None),
         (YANG_REN[yang_ren], yang_ren),
         (WEN_CHANG, None),
@@ -669,70 +701,99 @@ def _tables(yang_ren: str, tian_xi: str) -> tuple[tuple[StarTable, str | None, t
         (TIAN_XI[tian_xi], tian_xi),
         *((t, None) for t in (*MONTH_STARS, *QI_STARS, *YEAR_STARS, SUI_DE)),
     )
-    return tuple((table, variant, tuple(map(_code, table.values))) for table, variant in tables)
 
 
-_hit = cache(lambda *fields: ShenShaHit(*fields))
-"""A :class:`ShenShaHit`, made once for each value (charts share them)."""
+@cache
+def _rows(yang_ren: str, tian_xi: str) -> tuple[StarRow, ...]:
+    """The :data:`StarRow` of each of :func:`_tables`."""
+    rows = []
+    for table, _ in _tables(yang_ren, tian_xi):
+        keys = Stem if table.basis is Basis.STEM or table.basis is Basis.YEAR_STEM else Branch
+        by_key = tuple((k, _code(v)) for k, v in zip(keys, table.values, strict=True))
+        rows.append((BASES.index(table.basis), by_key))
+    return tuple(rows)
+
+
+@cache
+def _star_hit(
+    yang_ren: str,
+    tian_xi: str,
+    row: int,
+    key: Stem | Branch,
+    positions: tuple[int, ...],
+    changed: tuple[int, ...],
+) -> ShenShaHit:
+    """The :class:`ShenShaHit` of the ``row``-th table of :func:`_tables` at ``key`` (charts share them)."""
+    table, variant = _tables(yang_ren, tian_xi)[row]
+    value = table.values[key]
+    targets = () if value is None else (value,)
+    return ShenShaHit(table.name, table.slug, variant, table.basis, key, targets, positions, changed)
+
+
+@cache
+def _noble_positions(noble: tuple[Branch, ...], najia: tuple[GanZhi, ...]) -> tuple[int, ...]:
+    """The lines of a 納甲 carrying either 天乙貴人 branch."""
+    return tuple(sorted({p for b in noble for p in _carriers(najia).get(_code(b), ())}))
+
+
+@cache
+def _noble_hit(table: str, stem: Stem, positions: tuple[int, ...], changed: tuple[int, ...]) -> ShenShaHit:
+    """The 天乙貴人 of a day stem (both 晝 and 夜 branches) under a table of :data:`NOBLE_TABLES`."""
+    noble = NOBLE_TABLES[table].day_night[stem]
+    return ShenShaHit("天乙貴人", "tianyi", table, Basis.STEM, stem, noble, positions, changed)
 
 
 def _shensha(
     pillars: Pillars, options: Options, najia: tuple[GanZhi, ...], changed: tuple[GanZhi, ...]
 ) -> tuple[ShenShaHit, ...]:
     base = pillars.day if options.shensha_base is ShenShaBase.DAY else pillars.year
-    keys = {Basis.STEM: base.stem, Basis.GROUP: base.branch, Basis.MONTH: pillars.month.branch}
-    keys[Basis.YEAR] = pillars.year.branch
-    keys[Basis.YEAR_STEM] = pillars.year.stem
+    keys = (base.stem, base.branch, pillars.month.branch, pillars.year.branch, pillars.year.stem)
     here, there = _carriers(najia), _carriers(changed)
     noble = NOBLE_TABLES[options.noble].day_night[base.stem]
-    positions = [
-        tuple(sorted({p for b in noble for p in found.get(_code(b), ())})) for found in (here, there)
+    hits = [
+        _noble_hit(options.noble, base.stem, _noble_positions(noble, najia), _noble_positions(noble, changed))
     ]
-    hits = [_hit("天乙貴人", "tianyi", options.noble, Basis.STEM, base.stem, noble, *positions)]
-    for table, variant, codes in _tables(options.yang_ren, options.tian_xi):
-        key = keys[table.basis]
-        value, code = table.values[key], codes[key]
-        targets = () if value is None else (value,)
-        hits.append(
-            _hit(
-                table.name,
-                table.slug,
-                variant,
-                table.basis,
-                key,
-                targets,
-                here.get(code, ()),
-                there.get(code, ()),
-            )
-        )
+    yang_ren, tian_xi = options.yang_ren, options.tian_xi
+    for row, (basis, by_key) in enumerate(_rows(yang_ren, tian_xi)):
+        key, code = by_key[keys[basis]]
+        hits.append(_star_hit(yang_ren, tian_xi, row, key, here.get(code, ()), there.get(code, ())))
     return tuple(hits)
 
 
+PendingFrame = tuple[Element, tuple[int, ...], Branch, bool]
+"""A 三合局 of two moving lines whose third branch is on no line (:func:`_frames`): its element, the
+moving lines, the third branch and whether no 變爻 of a moving line is that branch (虛一待用 when
+neither the day nor the month supplies it)."""
+
+
 def _frames(
-    lines: tuple[Line, ...], changed: tuple[ChangedLine, ...], month: Branch, day: Branch
-) -> tuple[HarmonyFrame, ...]:
-    frames: list[HarmonyFrame] = []
-    moving_lines = [(line.position, line.branch) for line in lines if line.moving]
+    najia: tuple[GanZhi, ...], changed: tuple[GanZhi, ...], moving: tuple[bool, ...]
+) -> tuple[HarmonyFrame | PendingFrame, ...]:
+    """The 三合局 of the lines, in the order of :data:`kg.ganzhi.THREE_HARMONIES`: those the lines
+    form whatever the day (kinds LINES and CHANGED), and those two moving lines leave to the day,
+    the month or 虛一待用 (:data:`PendingFrame`, settled by :func:`_settled`)."""
+    moving_lines = [(k + 1, gz.branch) for k, gz in enumerate(najia) if moving[k]]
     if len({b for _, b in moving_lines}) < 2:
         return ()
+    frames: list[HarmonyFrame | PendingFrame] = []
     for element, frame in THREE_HARMONIES.items():
-        moving = {p: b for p, b in moving_lines if b in frame}
-        moving_branches = set(moving.values())
-        if len(moving_branches) < 2:
+        on = {p: b for p, b in moving_lines if b in frame}
+        on_branches = set(on.values())
+        if len(on_branches) < 2:
             continue
-        static = {line.position: line.branch for line in lines if not line.moving and line.branch in frame}
-        if moving_branches | set(static.values()) == set(frame):
-            extra = tuple(p for p, b in static.items() if b not in moving_branches)
-            frames.append(HarmonyFrame(element, FrameKind.LINES, tuple(sorted((*moving, *extra))), (), None))
+        static = {k + 1: gz.branch for k, gz in enumerate(najia) if not moving[k] and gz.branch in frame}
+        if on_branches | set(static.values()) == set(frame):
+            extra = tuple(p for p, b in static.items() if b not in on_branches)
+            frames.append(HarmonyFrame(element, FrameKind.LINES, tuple(sorted((*on, *extra))), (), None))
             continue
-        (third,) = set(frame) - moving_branches
+        (third,) = set(frame) - on_branches
         pair = next(
             (
                 (a, b)
                 for a, b in ((1, 3), (4, 6))
-                if a in moving
-                and b in moving
-                and moving[a] != moving[b]
+                if a in on
+                and b in on
+                and on[a] != on[b]
                 and third in {changed[a - 1].branch, changed[b - 1].branch}
             ),
             None,
@@ -740,13 +801,142 @@ def _frames(
         if pair is not None:
             supplied = tuple(p for p in pair if changed[p - 1].branch == third)
             frames.append(HarmonyFrame(element, FrameKind.CHANGED, pair, supplied, None))
-        elif third == day:
-            frames.append(HarmonyFrame(element, FrameKind.DAY, tuple(moving), (), None))
-        elif third == month:
-            frames.append(HarmonyFrame(element, FrameKind.MONTH, tuple(moving), (), None))
-        elif third not in {c.branch for c in changed if c.moving}:
-            frames.append(HarmonyFrame(element, FrameKind.LATENT, tuple(moving), (), third))
+        else:
+            latent = third not in {changed[k].branch for k in range(6) if moving[k]}
+            frames.append((element, tuple(on), third, latent))
     return tuple(frames)
+
+
+def _settled(frame: HarmonyFrame | PendingFrame, month: Branch, day: Branch) -> HarmonyFrame | None:
+    """A frame of :func:`_frames` on a month and day: itself, or the frame a pending one forms, if any."""
+    if isinstance(frame, HarmonyFrame):
+        return frame
+    element, positions, third, latent = frame
+    if third == day:
+        return HarmonyFrame(element, FrameKind.DAY, positions, (), None)
+    if third == month:
+        return HarmonyFrame(element, FrameKind.MONTH, positions, (), None)
+    if latent:
+        return HarmonyFrame(element, FrameKind.LATENT, positions, (), third)
+    return None
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a chart takes from its line values and options alone, whatever the pillars: the
+    hexagrams, the fields of each line that no pillar changes, and what the pillars decide later."""
+
+    original: Hexagram
+    changed: Hexagram | None
+    moving: tuple[bool, ...]
+    najia: tuple[GanZhi, ...]
+    changed_najia: tuple[GanZhi, ...]
+    body: GuaShen
+    lines: tuple[tuple[Fields, Branch, GanZhi, tuple[Branch, frozenset[Branch]] | None], ...]
+    """Per 本卦 line: its fixed fields, its branch, the 旬首 of its 干支 and its
+    :func:`_ghost_tomb_carriers`."""
+    changed_lines: tuple[tuple[Fields, Branch, GanZhi], ...]
+    hidden: tuple[tuple[Fields, Branch, GanZhi], ...]
+    hidden_moves: bool
+    """A 伏神 may be 暗動 (``Options.hidden_dark_moving``)."""
+    fu_yin_trigrams: tuple[str, ...]
+    fan_yin_trigrams: tuple[str, ...]
+    chong_to_he: bool
+    he_to_chong: bool
+    frames: tuple[HarmonyFrame | PendingFrame, ...]
+    settled_frames: tuple[HarmonyFrame, ...] | None
+    """The frames, when none of them waits for the day or month."""
+
+
+@lru_cache(maxsize=4096)
+def _plan(values: tuple[int, ...], options: Options) -> _Plan:
+    """The :class:`_Plan` of a cast under ``options``, kept for the 4,096 casts of one set of options
+    (about 33 MB)."""
+    original = hexagram(tuple(v % 2 for v in values))
+    moving = tuple(v in (6, 9) for v in values)
+    changed = (
+        hexagram(tuple(b ^ m for b, m in zip(original.bits, moving, strict=True))) if any(moving) else None
+    )
+    palace, najia = original.palace_element, original.najia
+    changed_najia = changed.najia if changed else ()
+    body = gua_shen(original, options.gua_shen)
+    lines = []
+    for i, (gz, value) in enumerate(zip(najia, values, strict=True)):
+        fields_ = _fixed(i + 1, gz, palace) | {
+            "value": value,
+            "yang": value % 2 == 1,
+            "moving": moving[i],
+            "shi": original.shi == i + 1,
+            "ying": original.ying == i + 1,
+            "gua_shen": i + 1 in body.positions,
+            "true_palace": original.in_palace(i + 1),
+        }
+        ghost = _ghost_tomb_carriers(i, najia, changed_najia, moving, palace, options.changsheng)
+        lines.append((fields_, gz.branch, gz.xun_head, ghost))
+    changed_lines = []
+    for i, gz in enumerate(changed_najia):
+        assert changed is not None
+        o, m = najia[i].branch, moving[i]
+        fields_ = _fixed(i + 1, gz, palace) | {
+            "yang": bool(changed.bits[i]),
+            "moving": m,
+            "shi": changed.shi == i + 1,
+            "ying": changed.ying == i + 1,
+            "relation": change_relation(o.element, gz.branch.element) if m else None,
+            "clashes_back": m and clashes(o, gz.branch),
+            "combines_back": m and combines(o, gz.branch),
+            "to_tomb": m and gz.branch == tomb(o.element, options.changsheng),
+            "to_jue": m and stage(o.element, gz.branch, options.changsheng) is Stage.JUE,
+            "to_death": m and stage(o.element, gz.branch, options.changsheng) is Stage.SI,
+            "advance": m and (o, gz.branch) in ADVANCE,
+            "retreat": m and (gz.branch, o) in ADVANCE,
+            "fu_yin": m and o == gz.branch,
+            "true_palace": changed.in_palace(i + 1),
+        }
+        changed_lines.append((fields_, gz.branch, gz.xun_head))
+    hidden = tuple(
+        (
+            _fixed(h.position, h.ganzhi, palace)
+            | {
+                "flying_relation": flying_relation(
+                    najia[h.position - 1].branch.element, h.ganzhi.branch.element
+                )
+            },
+            h.ganzhi.branch,
+            h.ganzhi.xun_head,
+        )
+        for h in hidden_spirits(original, options.fu_shen)
+    )
+    halves = (("inner", range(0, 3)), ("outer", range(3, 6)))
+    fu_yin_trigrams = tuple(
+        name
+        for name, half in halves
+        if changed_najia
+        and any(moving[k] for k in half)
+        and all(changed_najia[k].branch == najia[k].branch for k in half)
+    )
+    frames = _frames(najia, changed_najia, moving)
+    return _Plan(
+        original=original,
+        changed=changed,
+        moving=moving,
+        najia=najia,
+        changed_najia=changed_najia,
+        body=body,
+        lines=tuple(lines),
+        changed_lines=tuple(changed_lines),
+        hidden=hidden,
+        hidden_moves=options.hidden_dark_moving is HiddenDarkMoving.YES,
+        fu_yin_trigrams=fu_yin_trigrams,
+        fan_yin_trigrams=_fan_yin(original, changed, moving, options.fan_yin),
+        chong_to_he=bool(changed) and original.is_liu_chong and changed.is_liu_he,  # type: ignore[union-attr]
+        he_to_chong=bool(changed) and original.is_liu_he and changed.is_liu_chong,  # type: ignore[union-attr]
+        frames=frames,
+        settled_frames=None if any(not isinstance(f, HarmonyFrame) for f in frames) else frames,  # type: ignore[arg-type]
+    )
+
+
+_beasts = cache(beasts)
 
 
 def cast_chart(
@@ -758,24 +948,16 @@ def cast_chart(
     """The chart of a cast: pillars (at least year, month, day) and six line values bottom → top."""
     options = options or DEFAULT_OPTIONS
     calendar_record = calendar_record or _GIVEN
+    values = tuple(values)
     if len(values) != 6 or any(v not in (6, 7, 8, 9) for v in values):
         raise InputError(f"line values {values!r}: expected six values 6–9, bottom → top")
+    plan = _plan(values, options)
     month, day = pillars.month, pillars.day
-    original = hexagram(tuple(v % 2 for v in values))
-    moving = tuple(v in (6, 9) for v in values)
-    changed_hex = (
-        hexagram(tuple(b ^ m for b, m in zip(original.bits, moving, strict=True))) if any(moving) else None
-    )
-    palace = original.palace_element
-    najia = original.najia
-    changed_najia = changed_hex.najia if changed_hex else ()
-    shensha = _shensha(pillars, options, najia, changed_najia)
-    body = gua_shen(original, options.gua_shen)
+    shensha = _shensha(pillars, options, plan.najia, plan.changed_najia)
     standings = _standings(month.branch, day, options.changsheng)
     xun = day.xun_head
-    day_element = day.branch.element
-    line_stars: dict[int, list[str]] = {p: [] for p in range(1, 7)}
-    changed_stars: dict[int, list[str]] = {p: [] for p in range(1, 7)}
+    line_stars: list[list[str]] = [[] for _ in range(7)]
+    changed_stars: list[list[str]] = [[] for _ in range(7)]
     for s in shensha:
         for p in s.positions:
             line_stars[p].append(s.name)
@@ -783,98 +965,38 @@ def cast_chart(
             changed_stars[p].append(s.name)
 
     lines = []
-    for i, (gz, value, beast) in enumerate(zip(najia, values, beasts(day.stem), strict=True)):
-        placed = _placed(i + 1, gz, palace, standings, xun)
-        strong = placed["seasonal"] in VITAL_STATES
-        supported = day.branch == gz.branch or (placed["element"] - day_element) % 5 in (0, 1)  # type: ignore[operator]
-        clashed = placed["day_clash"]
-        lines.append(
-            _frozen(
-                Line,
-                {
-                    **placed,
-                    "value": value,
-                    "yang": value % 2 == 1,
-                    "moving": moving[i],
-                    "beast": beast,
-                    "shi": original.shi == i + 1,
-                    "ying": original.ying == i + 1,
-                    "gua_shen": i + 1 in body.positions,
-                    "month_break_relieved": bool(placed["month_broken"]) and (moving[i] or supported),
-                    "day_broken": clashed and not moving[i] and not strong,
-                    "hidden_move": clashed and not moving[i] and strong,
-                    "dispersed": clashed and moving[i] and not strong,
-                    "shensha": tuple(line_stars[i + 1]),
-                    "ghost_tomb": _follows_ghost_into_tomb(
-                        i, najia, changed_najia, moving, palace, day.branch, options
-                    ),
-                    "true_palace": original.in_palace(i + 1),
-                },
-            )
-        )
+    for i, ((fixed, branch, head, ghost), beast) in enumerate(
+        zip(plan.lines, _beasts(day.stem), strict=True)
+    ):
+        values_ = fixed | standings[branch][2 if plan.moving[i] else 1]
+        values_["in_xun"] = head == xun
+        values_["beast"] = beast
+        values_["shensha"] = tuple(line_stars[i + 1])
+        values_["ghost_tomb"] = ghost is not None and (ghost[0] == day.branch or ghost[0] in ghost[1])
+        lines.append(_frozen(Line, values_))
 
     changed_lines = []
-    for i, gz in enumerate(changed_najia):
-        assert changed_hex is not None
-        placed = _placed(i + 1, gz, palace, standings, xun)
-        o = najia[i]
-        m = moving[i]
-        changed_lines.append(
-            _frozen(
-                ChangedLine,
-                {
-                    **placed,
-                    "yang": bool(changed_hex.bits[i]),
-                    "moving": m,
-                    "shi": changed_hex.shi == i + 1,
-                    "ying": changed_hex.ying == i + 1,
-                    "relation": change_relation(o.branch.element, gz.branch.element) if m else None,
-                    "clashes_back": m and clashes(o.branch, gz.branch),
-                    "combines_back": m and combines(o.branch, gz.branch),
-                    "to_void": m and bool(placed["void"]),
-                    "to_tomb": m and gz.branch == tomb(o.branch.element, options.changsheng),
-                    "to_jue": m and stage(o.branch.element, gz.branch, options.changsheng) is Stage.JUE,
-                    "to_death": m and stage(o.branch.element, gz.branch, options.changsheng) is Stage.SI,
-                    "to_break": m and bool(placed["month_broken"]),
-                    "advance": m and (o.branch, gz.branch) in ADVANCE,
-                    "retreat": m and (gz.branch, o.branch) in ADVANCE,
-                    "fu_yin": m and o.branch == gz.branch,
-                    "shensha": tuple(changed_stars[i + 1]),
-                    "true_palace": changed_hex.in_palace(i + 1),
-                },
-            )
-        )
+    for i, (fixed, branch, head) in enumerate(plan.changed_lines):
+        values_ = fixed | standings[branch][4 if plan.moving[i] else 3]
+        values_["in_xun"] = head == xun
+        values_["shensha"] = tuple(changed_stars[i + 1])
+        changed_lines.append(_frozen(ChangedLine, values_))
 
     hidden_lines = []
-    for h in hidden_spirits(original, options.fu_shen):
-        placed = _placed(h.position, h.ganzhi, palace, standings, xun)
-        hidden_lines.append(
-            _frozen(
-                HiddenLine,
-                {
-                    **placed,
-                    "flying_relation": flying_relation(
-                        najia[h.position - 1].branch.element, h.ganzhi.branch.element
-                    ),
-                    "hidden_move": options.hidden_dark_moving is HiddenDarkMoving.YES
-                    and bool(placed["day_clash"])
-                    and placed["seasonal"] in VITAL_STATES,
-                },
-            )
-        )
+    for fixed, branch, head in plan.hidden:
+        values_ = fixed | standings[branch][5] if plan.hidden_moves else fixed | standings[branch][0]
+        values_.setdefault("hidden_move", False)
+        values_["in_xun"] = head == xun
+        hidden_lines.append(_frozen(HiddenLine, values_))
 
-    halves = (("inner", range(0, 3)), ("outer", range(3, 6)))
-    fu_yin_trigrams = tuple(
-        name
-        for name, half in halves
-        if changed_lines
-        and any(moving[k] for k in half)
-        and all(changed_lines[k].branch == najia[k].branch for k in half)
-    )
+    frames = plan.settled_frames
+    if frames is None:
+        settled = (_settled(f, month.branch, day.branch) for f in plan.frames)
+        frames = tuple(f for f in settled if f is not None)
 
     month_break_ends = None
-    if options.month_break is MonthBreakRule.IN_MONTH and calendar_record.moment is not None:
-        month_break_ends = next_jie(calendar_record.moment).moment
+    if options.month_break is MonthBreakRule.IN_MONTH and calendar_record.next_jie is not None:
+        month_break_ends = calendar_record.next_jie.moment
 
     return _frozen(
         Chart,
@@ -888,19 +1010,19 @@ def cast_chart(
                 )
                 if gz is not None
             ),
-            values=tuple(values),
-            hexagram=original,
-            changed_hexagram=changed_hex,
+            values=values,
+            hexagram=plan.original,
+            changed_hexagram=plan.changed,
             lines=tuple(lines),
             changed_lines=tuple(changed_lines),
             hidden_lines=tuple(hidden_lines),
             void=day.xun_void,
-            gua_shen=body,
-            chong_to_he=bool(changed_hex) and original.is_liu_chong and changed_hex.is_liu_he,  # type: ignore[union-attr]
-            he_to_chong=bool(changed_hex) and original.is_liu_he and changed_hex.is_liu_chong,  # type: ignore[union-attr]
-            fu_yin_trigrams=fu_yin_trigrams,
-            fan_yin_trigrams=_fan_yin(original, changed_hex, moving, options.fan_yin),
-            frames=_frames(tuple(lines), tuple(changed_lines), month.branch, day.branch),
+            gua_shen=plan.body,
+            chong_to_he=plan.chong_to_he,
+            he_to_chong=plan.he_to_chong,
+            fu_yin_trigrams=plan.fu_yin_trigrams,
+            fan_yin_trigrams=plan.fan_yin_trigrams,
+            frames=frames,
             shensha=shensha,
             tian_she=is_tian_she(month.branch, day.stem, day.branch),
             month_break_ends=month_break_ends,
