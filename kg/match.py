@@ -46,9 +46,16 @@ PREFIXES = sparql_prefixes()
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 READING = ox.NamedNode(str(DK.Reading))
 
-ReadingIndex = tuple[dict[str, list[frozenset[tuple[str, str]]]], frozenset[tuple[str, str]]]
+ReadingIndex = tuple[
+    dict[str, list[frozenset[tuple[str, str]]]],
+    frozenset[tuple[str, str]],
+    dict[str, frozenset[tuple[str, str]]],
+]
 """What :meth:`Reading.index` returns: per binding property, its entities' fact sets; the
-reading's own facts."""
+reading's own facts; and per binding property, the facts any of its entities holds."""
+
+ByPredicate = dict[str, list[tuple[str, ox.Triple]]]
+"""Facts by their predicate's IRI, each with its object's value (what :func:`_read_by` looks at)."""
 
 
 @dataclass(frozen=True)
@@ -330,12 +337,10 @@ class KnowledgeGraph:
                 self.unindexed[group].append(rule)
 
     def candidates(
-        self, chain: list[str], entities, reading_facts, definitions: bool = False
+        self, chain: list[str], entities, reading_facts, held, definitions: bool = False
     ) -> list[RuleInfo]:
-        """The rules of the topics in ``chain`` whose required facts the reading holds: the
-        definitions, or the other rules."""
-        held = {binding: frozenset().union(*sets) for binding, sets in entities.items()}
-        held["reading"] = reading_facts
+        """The rules of the topics in ``chain`` whose required facts the reading holds (a
+        :data:`ReadingIndex`): the definitions, or the other rules."""
         groups = [(topic, definitions) for topic in chain]
         found = [r for g in groups for r in self.unindexed.get(g, ())]
         for group in groups:
@@ -398,6 +403,8 @@ class Reading:
             self.store.extend(starmap(ox.Quad, triples))
         self._facts: dict[str, set[tuple[str, str]]] = defaultdict(set)
         """Each subject's (predicate, object) pairs in rule-constant form (objects that are not blank nodes)."""
+        self._frozen: dict[str, frozenset[tuple[str, str]]] = {}
+        """The facts of each subject whose facts have not changed since, as :meth:`index` gives them."""
         self._add_facts(triples)
         readings = [q.subject for q in self.store.quads_for_pattern(None, RDF_TYPE, READING)]
         if len(readings) != 1:
@@ -411,6 +418,8 @@ class Reading:
         """Where :meth:`extend` writes: the default graph, or the named graph of a :meth:`layer`."""
         self.added: set[ox.Triple] = set()
         """The facts :meth:`extend` added (a topic's roles)."""
+        self.added_by_predicate: ByPredicate = {}
+        """:attr:`added` by predicate."""
 
     def layer(self, name: str) -> Reading:
         """A view of this reading that keeps the facts :meth:`extend` adds (one topic's definitions)
@@ -418,7 +427,9 @@ class Reading:
         view = copy.copy(self)
         view.graph = ox.NamedNode(f"{self.iri.value}/layer/{name}")
         view.added = set(self.added)
+        view.added_by_predicate = {p: list(found) for p, found in self.added_by_predicate.items()}
         view._facts = defaultdict(set, {subject: set(pairs) for subject, pairs in self._facts.items()})
+        view._frozen = dict(self._frozen)
         view._index = view._rdflib = None
         return view
 
@@ -443,18 +454,28 @@ class Reading:
         return self._index
 
     def _add_facts(self, triples: Iterable[tuple[Any, Any, Any]]) -> None:
-        facts = self._facts
+        facts, frozen = self._facts, self._frozen
         for s, p, o in triples:
             if not isinstance(o, ox.BlankNode):
-                facts[s.value].add((p.value, _term(o)))
+                subject = s.value
+                facts[subject].add((p.value, _term(o)))
+                frozen.pop(subject, None)
+
+    def _facts_of(self, subject: str) -> frozenset[tuple[str, str]]:
+        if (found := self._frozen.get(subject)) is None:
+            found = self._frozen[subject] = frozenset(self._facts[subject])
+        return found
 
     def _compute_index(self) -> ReadingIndex:
         facts = self._facts
         entities: dict[str, list[frozenset]] = defaultdict(list)
         for pred, obj in facts[self.iri.value]:
             if obj.startswith("<") and obj[1:-1] in facts:
-                entities[pred].append(frozenset(facts[obj[1:-1]]))
-        return entities, frozenset(facts[self.iri.value])
+                entities[pred].append(self._facts_of(obj[1:-1]))
+        own = self._facts_of(self.iri.value)
+        held = {binding: frozenset().union(*sets) for binding, sets in entities.items()}
+        held["reading"] = own
+        return entities, own, held
 
     def select(self, query: str, engine: str, terms: frozenset[str] = frozenset()) -> list[dict[str, str]]:
         """Solutions of a query (with its PREFIX declarations) as {variable: value}; the variables in
@@ -470,12 +491,21 @@ class Reading:
             for row in self.rdflib_graph().query(query)
         ]
 
+    def labels(self) -> dict[str, str]:
+        """The dk:label of each entity."""
+        return {
+            q.subject.value: q.object.value
+            for q in self.store.quads_for_pattern(None, ox.NamedNode(f"{DK}label"), None)
+        }
+
     def construct(self, query: str) -> list[ox.Triple]:
         return list(self._query(query))
 
     def extend(self, triples: list[ox.Triple]) -> None:
         self.store.extend(ox.Quad(t.subject, t.predicate, t.object, self.graph) for t in triples)
         self.added.update(triples)
+        for predicate, found in _by_predicate(triples).items():
+            self.added_by_predicate.setdefault(predicate, []).extend(found)
         self._add_facts((t.subject, t.predicate, t.object) for t in triples)
         self._rdflib = None
         self._index = None
@@ -555,6 +585,17 @@ def batched_query(template: str, rows: list[tuple[str, str]]) -> str:
 JOIN_THRESHOLD = 4
 """Above this many candidates, a joinable template runs once unbound instead of with VALUES."""
 
+ARGUMENT = re.compile(r"\?_c(\d+)\b")
+
+
+@cache
+def concrete_query(template: str, arguments: str) -> str:
+    """A rule's own query: its template with the constants in place of ``?_c1`` … (what the compiler
+    writes as the rule's dk:query). Oxigraph plans a constant better than a VALUES binding."""
+    terms = arguments.split()
+    body = ARGUMENT.sub(lambda m: terms[int(m.group(1)) - 1], template)
+    return declarations(body) + body
+
 
 def _run_template(kg: KnowledgeGraph, reading: Reading, template: str, members: list[RuleInfo], engine: str):
     """(rule, bindings) for every way a candidate of this template applies."""
@@ -571,6 +612,12 @@ def _run_template(kg: KnowledgeGraph, reading: Reading, template: str, members: 
             row.pop("reading", None)
             for rule in by_arguments.get(key, ()):
                 yield rule, row
+        return
+    if len(members) == 1:
+        (rule,) = members
+        for row in reading.select(concrete_query(text, rule.arguments), engine):
+            row.pop("reading", None)
+            yield rule, row
         return
     query = batched_query(text, [(r.iri, r.arguments) for r in members])
     for row in reading.select(declarations(text) + query, engine):
@@ -641,7 +688,9 @@ def retrieve_topics(
             if not rule.template:
                 offered[t].append(rule)  # a text-only rule without triggers: "consider" on every reading
             else:
-                read = frozenset(_read_by(kg.templates[rule.template], rule.arguments, layer.added))
+                read = frozenset(
+                    _read_by(kg.templates[rule.template], rule.arguments, layer.added_by_predicate)
+                )
                 where = first.setdefault((rule.iri, read), id(layer) if read else None)
                 asked[t].append((rule, where))
                 runs[where][rule.template][rule.iri] = rule
@@ -651,6 +700,7 @@ def retrieve_topics(
             for rule, row in _run_template(kg, state_layer[state], template, list(members.values()), engine):
                 rows[(state, rule.iri)].append(dict(sorted(row.items())))
     matched = time.perf_counter()
+    labels = reading.labels()
     found: dict[str, list[Applicable]] = {}
     for t in topics:
         results = [
@@ -661,7 +711,7 @@ def retrieve_topics(
         results += [Applicable(r.iri, "", r.kind, "consider", {}) for r in offered[t]]
         _mark_overridden(kg, results)
         results = _dedupe(results)
-        _describe(kg, layer_of[t], results)
+        _describe(kg, layer_of[t], results, labels)
         found[t] = sorted(
             results, key=lambda a: (a.status != "applies", a.kind == "text-only", a.urn or "", a.rule_id)
         )
@@ -676,20 +726,34 @@ def retrieve_topics(
     return found
 
 
-def _read_by(query: str, constants: str, facts: Iterable[ox.Triple]) -> list[ox.Triple]:
-    """The facts that may change what ``query`` gives (its WHERE clause, its parameters bound to the
-    IRIs of ``constants``): those whose predicate and object it names, or whose predicate it reads
-    with a free object; every fact when a variable may stand for a predicate."""
-    reads = _read_iris(query)
-    if reads is None:
-        return list(facts)
-    free = _free_objects(query)
-    named = reads | {iri[1:-1] for iri in constants.split() if iri.startswith("<")}
-    return [
-        t
-        for t in facts
-        if t.predicate.value in free or (t.predicate.value in named and t.object.value in named)
-    ]
+def _read_by(query: str, constants: str, facts: ByPredicate) -> list[ox.Triple]:
+    """The facts (by predicate) that may change what ``query`` gives (its WHERE clause, its
+    parameters bound to the IRIs of ``constants``): those whose predicate and object it names, or
+    whose predicate it reads with a free object; every fact when a variable may stand for a predicate."""
+    if _read_iris(query) is None:
+        return [t for found in facts.values() for _, t in found]
+    free, named = _free_objects(query), _named(query, constants)
+    read: list[ox.Triple] = []
+    for predicate, found in facts.items():
+        if predicate in free:
+            read += (t for _, t in found)
+        elif predicate in named:
+            read += (t for value, t in found if value in named)
+    return read
+
+
+def _by_predicate(triples: Iterable[ox.Triple]) -> ByPredicate:
+    found: ByPredicate = defaultdict(list)
+    for t in triples:
+        found[t.predicate.value].append((t.object.value, t))
+    return found
+
+
+@cache
+def _named(query: str, constants: str) -> frozenset[str]:
+    """The IRIs the WHERE clause of ``query`` names, and those of ``constants``."""
+    reads = _read_iris(query) or frozenset()
+    return reads | {iri[1:-1] for iri in constants.split() if iri.startswith("<")}
 
 
 FREE_OBJECT = re.compile(r"(?:<([^>]*)>|(?<![\w?$<:/#-])([A-Za-z][\w-]*):([\w-]*))\s+[?$](?!_[cv]\d)\w+")
@@ -747,7 +811,7 @@ def _apply_definitions(
     the same facts.
     """
     ran: set[str] = set()
-    new: list[ox.Triple] = []
+    new: ByPredicate = {}
     for round_ in range(rounds):
         definitions = kg.candidates(chain, *reading.index(), definitions=True)
         due = [d for d in definitions if d.iri not in ran or _read_by(d.construct or "", "", new)]
@@ -761,8 +825,8 @@ def _apply_definitions(
         ran.update(d.iri for d in due)
         if not given:
             return
-        new = list(given)
-        reading.extend(new)
+        reading.extend(list(given))
+        new = _by_predicate(given)
     raise KgError("definition rules did not reach a fixpoint (a cycle of roles?)")
 
 
@@ -785,13 +849,11 @@ def _read_iris(query: str) -> frozenset[str] | None:
     return frozenset(named | {RDF_TYPE.value})
 
 
-def _describe(kg: KnowledgeGraph, reading: Reading, results: list[Applicable]) -> None:
+def _describe(
+    kg: KnowledgeGraph, reading: Reading, results: list[Applicable], labels: dict[str, str]
+) -> None:
     """Fill in outcome, quote, URN and citation, binding labels and parameters."""
     kg.load_provenance()
-    labels = {
-        q.subject.value: q.object.value
-        for q in reading.store.quads_for_pattern(None, ox.NamedNode(f"{DK}label"), None)
-    }
     for a in results:
         row = kg.provenance[a.rule]
         a.rule_id, a.polarity, a.wording, a.gloss = row["id"], row.get("pol"), row.get("zh"), row.get("en")
