@@ -3,6 +3,7 @@ uvicorn, read-only."""
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import click
@@ -71,4 +72,5 @@ def serve_command(
     limits = ServeLimits(Limits(timeout, memory, max_rows), workers, max_queries, max_request)
     address = f"[{host}]" if ":" in host else host
     graph = ServedGraph.load(build, base or f"http://{address}:{port}/", limits)
+    gc.freeze()  # the graph lives as long as the server: the collector need not walk it again
     uvicorn.run(create_app(graph), host=host, port=port)
