@@ -85,6 +85,7 @@ ELSEWHERE = [
     ("zhizhi.congge.ge-xin", "通占", {"day": "乙丑", "ju": 5, "plate": "晝"}, None),  # 三傳 巳 丑 酉
     # 第1局 三傳 辰 丑 戌 all 土 (稼穡); 乙 寄辰: 辰 is the 干上神 (斬關)
     ("zhizhi.jiase-zhanguan.chen-zhi", "通占", {"day": "乙丑", "ju": 1, "plate": "晝"}, None),
+    ("zhizhi.jiase-zhanguan.tao-wang", "逃亡", {"day": "乙丑", "ju": 1, "plate": "晝"}, None),
     ("zhizhi.zhanguan.chuxing", "出行", {"day": "甲子", "ju": 3, "plate": "晝"}, None),  # 支上 戌 (子 − 2)
     # 甲子 第7局: two 下賊上 (寅 on 申, 午 on 子), both 陽 like 甲: 涉害
     ("zhizhi.shehai.chi-yi", "通占", {"day": "甲子", "ju": 7, "plate": "晝"}, None),
@@ -102,7 +103,6 @@ ELSEWHERE = [
     ("zhizhi.youzi.chuxing", "出行", {"day": "甲子", "ju": 12, "plate": "晝"}, None),
     ("zhizhi.ju10.youzi", "出行", {"day": "甲子", "ju": 12, "plate": "晝"}, None),
     # 丁丑 第6局: 初傳 卯 on 申 (斫輪), 申 void (甲戌旬)
-    ("zhizhi.zhuolun-luo-kong.xiu", "通占", {"day": "丁丑", "ju": 6, "plate": "晝"}, None),
     ("zhizhi.zhuolun-luo-kong.gai-tu", "通占", {"day": "丁丑", "ju": 6, "plate": "晝"}, None),
     # ── 天罡 and the weather ──
     ("zhizhi.tiangang-zhong.xingren", "行人", {"day": "甲子", "ju": 3, "plate": "晝"}, None),  # 辰 on 午

@@ -120,6 +120,30 @@ def test_ju8_bifa_pregnancy_by_the_month(kg: KnowledgeGraph, month: str, fired: 
 
 
 @pytest.mark.parametrize(
+    ("day", "fired"),
+    [
+        ("癸未", True),  # 巳 the 妻財 (水 克 火) and the 日德 (戊癸 巳) of 癸
+        ("壬子", False),  # 巳 the 妻財 of 壬, whose 日德 is 亥 (丁壬)
+        ("丙子", False),  # 巳 the 日德 of 丙, and its 兄弟
+    ],
+)
+def test_ju8_miyao_first_is_wealth_and_virtue(kg: KnowledgeGraph, day: str, fired: bool) -> None:
+    """¶52 秘要 初傳巳加子，末傳卯加戌 … 謂之末助初財初德: every 第8局 (S(e) = e − 7) puts 巳 on 子 and 卯 on 戌, and on
+    these three days the 三傳 are 巳 戌 卯 (tests/fixtures/liuren-720.tsv); the name's 財 and 德 hold of 巳 on a 癸 day
+    only."""
+    assert ("zhizhi.ju8.miyao.mo-zhu-chu" in by_status(read(kg, "通占", day=day, ju=8, plate="晝"))) is fired
+
+
+def test_ju9_long_illness_offered_as_text(kg: KnowledgeGraph) -> None:
+    """¶60 疾病：腎氣大虛，急宜峻補 is a diagnosis (中); 久病則凶 turns on whether the illness is long, which no reading
+    records: offered for consideration on 第九局, not on 第八局."""
+    found = read(kg, "疾病", ju=9, plate="晝")
+    assert by_status(found)["zhizhi.ju9.jibing"].polarity == "中"
+    assert "zhizhi.ju9.jiu-bing" in by_status(found, "consider")
+    assert "zhizhi.ju9.jiu-bing" not in by_status(read(kg, "疾病", ju=8, plate="晝"), "consider")
+
+
+@pytest.mark.parametrize(
     ("ju", "fired"),
     [
         (11, True),  # S(e) = e − 10: 巳, the 晝 貴人, sits on 卯, the 夜 貴人 (the 2課 巳/卯)

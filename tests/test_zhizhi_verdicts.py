@@ -73,7 +73,7 @@ VERDICTS = [
     (4, "行人", BOTH, {}, "zhizhi.ju4.xingren", "凶", "行者不歸"),
     (4, "盜賊", BOTH, {}, "zhizhi.ju4.daozei", "吉", "必能尋獲"),
     (4, "兵戰", ("晝",), {}, "zhizhi.ju4.bingzhan", "凶", "晝占不利，不能取勝"),
-    (4, "逃亡", BOTH, {}, "zhizhi.ju4.tao-wang", "中", "惟利逃亡，又為脫難格"),
+    (4, "逃亡", BOTH, {}, "zhizhi.ju4.tao-wang", "吉凶參半", "惟利逃亡"),
     # 第五局 ¶18–20 (and ¶14 仕宦所宜)
     (5, "天時", BOTH, {}, "zhizhi.ju5.tianshi", "中", "占天不雨"),
     (5, "家宅", ("夜",), {}, "zhizhi.ju5.jiazhai", "吉", "貴人臨宅，夜占乃吉"),
@@ -149,7 +149,7 @@ VERDICTS = [
     (9, "婚姻", BOTH, {}, "zhizhi.ju9.hunyin", "凶", "恐不能就"),
     (9, "胎產", BOTH, {}, "zhizhi.ju9.taichan-nv", "中", "產女無疑"),
     (9, "胎產", BOTH, {}, "zhizhi.ju9.taichan-su", "中", "產必易速"),
-    (9, "疾病", BOTH, {}, "zhizhi.ju9.jibing", "凶", "腎氣大虛，急宜峻補，久病則凶"),
+    (9, "疾病", BOTH, {}, "zhizhi.ju9.jibing", "中", "腎氣大虛，急宜峻補"),
     (9, "出行", BOTH, {}, "zhizhi.ju9.chuxing", "中", "必定速行"),
     (9, "行人", BOTH, {}, "zhizhi.ju9.xingren", "中", "必在中途"),
     (9, "兵戰", ("晝",), {}, "zhizhi.ju9.bingzhan.day", "凶", "晝占則凶"),
