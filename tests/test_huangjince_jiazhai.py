@@ -398,6 +398,11 @@ def test_noble_blade_punishment_horse(kg):
     # the year generates the 貴人, not the 刃
     noble_fed = body.replace("r:y dk:sheng r:l3", "r:y dk:sheng r:l2")
     assert fired(kg, chart("gongming", noble_fed, links), ids) == {}
+    # 旁爻有馬: the horse on the 貴人's own line is not beside it
+    horse_on_noble = body.replace("dk:shensha star:tianyi .", "dk:shensha star:tianyi , star:yima .").replace(
+        "r:l5 dk:position 5 ; dk:shensha star:yima .", "r:l5 dk:position 5 ."
+    )
+    assert fired(kg, chart("gongming", horse_on_noble, links), ids) == {}
 
 
 @pytest.mark.parametrize(("changed_to", "fires"), [("zisun", True), ("fumu", False)])

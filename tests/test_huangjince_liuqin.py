@@ -90,11 +90,18 @@ def _ying_parent(half: str) -> str:
 
 
 def test_ying_parent_generating_the_body(kg):
-    """應臨父母動生身，龍生蛇腹 (the note: 居偏下之爻)."""
+    """應臨父母動生身，龍生蛇腹: kept as text, since the note's 居偏下之爻 is not defined; the moving 應 on 父母
+    generating the querent's 身 offers it for consideration, in either trigram."""
     ids = LQ + "long-sheng-she-fu"
-    assert fired(kg, _ying_parent("inner"), ids) == {ids: {"applies"}}
-    # the 應 in the upper trigram is not 偏下
-    assert fired(kg, _ying_parent("outer"), ids) == {}
+    assert fired(kg, _ying_parent("inner"), ids) == {ids: {"consider"}}
+    assert fired(kg, _ying_parent("outer"), ids) == {ids: {"consider"}}
+    # a still 應 generating the 命, not the 身: neither 身爻臨之，得本爻生之 nor 動生子身命
+    still_ming = (
+        _ying_parent("inner")
+        .replace("dk:moving true", "dk:moving false")
+        .replace("role:guashen", "role:ming")
+    )
+    assert fired(kg, still_ming, ids) == {}
 
 
 def _zisun(void: str, natal_void: str, stage: str = "changsheng") -> str:
@@ -182,18 +189,18 @@ def test_wife_overcoming_husband_and_combining_ying_remarries(kg):
     assert fired(kg, _wife_overcomes_shi(False).replace("topic:liuqin-fuqi", "topic:hunyin"), chong) == {}
 
 
-def _affair(star_or_beast: str, ying_half: str) -> str:
-    """妻與應爻相合: the 財 combines with the 應."""
+def _affair(star_or_beast: str, ying_half: str, wife: str = "dk:role role:ming") -> str:
+    """妻身命爻，與應相合: a woman asking, her 命 line combining with the 應."""
     return chart(
         "liuqin-fuqi",
-        f"""r:f dk:position 3 ; dk:relative rel:qicai ; dk:he r:y {star_or_beast} .
+        f"""r:f dk:position 3 ; {wife} ; dk:he r:y {star_or_beast} .
             r:y dk:position 6 ; dk:role role:ying ; dk:half half:{ying_half} .""",
-        "dk:line r:f , r:y",
+        "dk:line r:f , r:y ; dk:querentSex sex:female",
     )
 
 
 def test_wife_combining_ying_with_peach_blossom_affair(kg):
-    """妻與應爻相合，外有私通 (與應相合咸池玄武桃花); 應自外宮來，主遠方人；應自內來，近親之人."""
+    """妻與應爻相合，外有私通 (妻身命爻，與應相合咸池玄武桃花); 應自外宮來，主遠方人；應自內來，近親之人."""
     tong, lai = LQ + "si-tong", LQ + "ying-lai"
     assert fired(kg, _affair("; dk:shensha star:taohua", "outer"), tong, lai) == {
         tong: {"applies"},
@@ -205,6 +212,8 @@ def test_wife_combining_ying_with_peach_blossom_affair(kg):
     }
     # neither 咸池 nor 玄武: no 私通 verdict, only where the 應 comes from
     assert fired(kg, _affair("", "outer"), tong) == {}
+    # the note's 妻 is her 身命: a 妻財 line that is neither is not the wife (the same note says 妻帶財)
+    assert fired(kg, _affair("; dk:beast beast:xuanwu", "inner", "dk:relative rel:qicai"), tong, lai) == {}
 
 
 def _dowry(element: str, sex: str = "male") -> str:
@@ -320,6 +329,32 @@ def test_body_combining_spouses_ming_marries_early(kg):
     assert fired(kg, _body_and_spouse("female", "wife", "; dk:he r:m"), ids) == {}
 
 
+def _brother_and_wife(sex: str, brother: str, wife: str) -> str:
+    """交重兄弟克妻身: a 兄弟 line (``brother``: its further facts) overcoming the wife's line (``wife``)."""
+    return chart(
+        "liuqin-fuqi",
+        f"""r:x dk:position 2 ; dk:relative rel:xiongdi ; {brother} ; dk:ke r:w .
+            r:w dk:position 5 ; dk:relative rel:guangui ; {wife} .""",
+        f"dk:line r:x , r:w ; dk:querentSex sex:{sex}",
+    )
+
+
+def test_brother_overcoming_the_wife_remarriage(kg):
+    """交重兄弟克妻身，再理絲絃 (妻身爻起臨兄弟之爻，發動傷身命，或夫臨兄弟爻克妻之身命)."""
+    ids = LQ + "zai-li-si-xian"
+    # a woman asking: a moving 兄弟 overcomes her 身
+    assert fired(kg, _brother_and_wife("female", "dk:moving true", "dk:role role:guashen"), ids) == {
+        ids: {"applies"}
+    }
+    assert fired(kg, _brother_and_wife("female", "dk:moving false", "dk:role role:guashen"), ids) == {}
+    # 夫臨兄弟爻克妻之身命, the husband asking: his 身, a still 兄弟, overcomes his wife's 命
+    husband = _brother_and_wife("male", "dk:moving false ; dk:role role:guashen", "dk:mingOf member:wife")
+    assert fired(kg, husband, ids) == {ids: {"applies"}}
+    # her 身 on a moving 兄弟 with her 命 elsewhere, nothing overcoming it: 發動傷身命 names a hurt
+    own = _brother_and_wife("female", "dk:moving true ; dk:role role:guashen", "dk:role role:ming")
+    assert fired(kg, own.replace(" ; dk:ke r:w", ""), ids) == {}
+
+
 def test_husband_and_wife_fall_out(kg):
     """夫身爻並日辰動刑妻命，主夫不和妻 … 或妻命沖夫身 … 主夫妻反目."""
     ids = LQ + "fuqi-fan-mu"
@@ -330,6 +365,18 @@ def test_husband_and_wife_fall_out(kg):
     clash = _body_and_spouse("female", "husband", "").replace("topic:hunyin", "topic:liuqin-fuqi")
     clash = clash.replace("dk:mingOf member:husband", "dk:mingOf member:husband ; dk:chong r:b")
     assert fired(kg, clash, ids) == {ids + ".fan-mu": {"applies"}}
+
+
+def test_xuanwu_or_peach_blossom_on_the_ming_lust(kg):
+    """玄武桃花犯命中，荒淫酒色 (身命帶玄武桃花，主貪酒色，男則粘紅綴綠，女則葉人牽惹): one verdict, whatever the sex."""
+    ids = LQ + "huang-yin"
+    lust = chart("liuqin", "r:m dk:position 4 ; dk:role role:ming ; dk:beast beast:xuanwu .", "dk:line r:m")
+    assert fired(kg, lust, ids) == {ids: {"applies"}}
+    assert fired(kg, lust.replace("dk:line r:m", "dk:line r:m ; dk:querentSex sex:female"), ids) == {
+        ids: {"applies"}
+    }
+    # 玄武 on a line that is neither the 身 nor the 命
+    assert fired(kg, lust.replace("dk:role role:ming ; ", ""), ids) == {}
 
 
 def test_husbands_body_on_wifes_ming(kg):
@@ -353,12 +400,17 @@ def test_wifes_ming_from_the_household_combining_ying(kg):
     ids = LQ + "si-tong"
     affair = chart(
         "liuqin-fuqi",
-        """r:w dk:position 3 ; dk:relative rel:fumu ; dk:mingOf member:wife ; dk:he r:y .
-           r:y dk:position 6 ; dk:role role:ying ; dk:beast beast:xuanwu .""",
+        """r:w dk:position 3 ; dk:relative rel:fumu ; dk:mingOf member:wife ; dk:he r:y ; dk:beast beast:xuanwu .
+           r:y dk:position 6 ; dk:role role:ying .""",
         "dk:line r:w , r:y",
     )
     assert fired(kg, affair, ids) == {ids: {"applies"}}
     assert fired(kg, affair.replace("member:wife", "member:mother"), ids) == {}
+    # 咸池玄武桃花 follows the wife's line: 玄武 on the 應 alone is not hers
+    on_ying = affair.replace(" ; dk:beast beast:xuanwu .", " .").replace(
+        "dk:role role:ying .", "dk:role role:ying ; dk:beast beast:xuanwu ."
+    )
+    assert fired(kg, on_ying, ids) == {}
 
 
 def test_husband_on_wifes_lu_in_guai(kg):
@@ -481,6 +533,22 @@ def test_three_punishments_and_blade(kg):
     assert fired(kg, moving_dragon, *ids) == {base: {"overridden"}, dragon: {"applies"}}
     no_blade = _xing_ren().replace("dk:shensha star:yangren ;", "")
     assert fired(kg, no_blade, *ids) == {}
+
+
+def test_four_tigers_whole_house_and_dragon(kg):
+    """若帶鬼殺重重並喪吊凶神，舉家遭禍。死亡十幾八九，若卦中龍德動，主喜事至則稍輕，是悲喜相半之兆: two text-only
+    outcomes, the second under a moving 青龍 or 德."""
+    house, softer = SM + "ju-jia-zao-huo", SM + "ju-jia-zao-huo-long-de"
+    body = """r:x dk:position 2 ; dk:beast beast:baihu ; dk:relative rel:guangui ; dk:shensha star:sangmen ; dk:ke r:b .
+              r:b dk:position 5 ; dk:role role:guashen ."""
+    assert fired(kg, chart("shenming", body, "dk:line r:x , r:b"), house) == {house: {"consider"}}
+    dragon = body + "\nr:l dk:position 4 ; dk:beast beast:qinglong ; dk:moving true ."
+    assert fired(kg, chart("shenming", dragon, "dk:line r:x , r:b , r:l"), house) == {
+        house: {"consider"},
+        softer: {"consider"},
+    }
+    # the 若 clause keeps 重重臨宅克身: a 白虎 官鬼 that does not overcome the 身
+    assert fired(kg, chart("shenming", body.replace(" ; dk:ke r:b", ""), "dk:line r:x , r:b"), house) == {}
 
 
 def _shi_ying(actor: str, target: str) -> str:
@@ -622,6 +690,31 @@ def test_qian_zhi_gen_shi_flies_into_the_house(kg):
     """如乾之艮卦，內卦甲寅木爻為宅，外卦丙寅爻持世: 乾 lines 1, 2, 4, 5 move; 艮's 世 (line 6) is 丙寅."""
     _, results = cast(kg, "庚寅 戊寅 癸亥", "997997", "家宅")
     assert bound(results, LQ + "que-ju-jiu-chao")
+
+
+def test_day_and_ghost_flying_into_the_house_stay_text_only(kg):
+    """或並日辰與鬼飛入宅爻: no subject, so only offered for consideration where the day has the 宅's branch,
+    even with a moving 官鬼 on that branch."""
+    ids = LQ + "que-ju-jiu-chao"
+    body = """r:z dk:position 2 ; dk:branch br:yin .
+              r:g dk:position 5 ; dk:relative rel:guangui ; dk:moving true ; dk:bing r:z .
+              r:d dk:pillarKind pillar:day ; dk:bing r:z ."""
+    links = "dk:line r:z , r:g ; dk:dayPillar r:d ; dk:pillar r:d"
+    assert fired(kg, chart("jiazhai", body, links), ids) == {ids + "-ri-gui": {"consider"}}
+    other_day = body.replace("dk:pillarKind pillar:day ; dk:bing r:z", "dk:pillarKind pillar:day")
+    assert fired(kg, chart("jiazhai", other_day, links), ids) == {}
+
+
+def test_false_palace_zisun_hidden_under_the_ming_stays_text_only(kg):
+    """或日辰是假宮，飛來伏在身命爻下，主為人異姓過房之子: offered where a 子孫 伏神 lies under the 身 or 命."""
+    ids = LQ + "yi-xing-guo-fang"
+    body = """r:m dk:position 3 ; dk:role role:ming .
+              r:o dk:position 4 .
+              r:h dk:position 3 ; dk:relative rel:zisun ; dk:under r:m ."""
+    links = "dk:line r:m , r:o ; dk:hiddenLine r:h"
+    assert fired(kg, chart("zisi", body, links), ids) == {ids + "-ri": {"consider"}}
+    # under a line that is neither the 身 nor the 命
+    assert fired(kg, chart("zisi", body.replace("dk:under r:m", "dk:under r:o"), links), ids) == {}
 
 
 def test_jin_zhi_dun_true_and_false_brothers(kg):

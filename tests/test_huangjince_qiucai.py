@@ -131,6 +131,11 @@ def test_you_fu_wu_cai_xiong_dong(kg):
         Q + "cai-bu-shang-gua": {"overridden"},
         Q + "you-fu-wu-cai-xiong-dong": {"applies"},
     }
+    # 仍舊有望，但主遲滯: hope that comes late is a gain put off
+    (late,) = [
+        a for a in run(kg, chart("qiucai", body, links))[1] if a.rule_id == Q + "you-fu-wu-cai-xiong-dong"
+    ]
+    assert late.polarity == "吉凶參半"
     still = body.replace("rel:xiongdi ; dk:moving true", "rel:xiongdi ; dk:moving false")
     assert fired(kg, chart("qiucai", still, links), *ids) == {Q + "cai-bu-shang-gua": {"applies"}}
 

@@ -143,13 +143,17 @@ def test_partnership_both_moving_or_void(kg):
 
 
 def test_partnership_instigation(kg):
-    """世應生合而被動爻日辰刑沖剋害者，必有挑唆破說也: 應 generates 世 and the day clashes 世."""
+    """世應生合而被動爻日辰刑沖剋害者，必有挑唆破說也: 應 generates 世, the day clashes 世 and a moving third
+    line overcomes 應."""
     ids = "huangjince.hehuo.instigation"
-    body = {"l2": "dk:role role:ying", "l5": "dk:role role:shi", "d": ""}
-    harmed = chart("hehuo", body, "r:l2 dk:sheng r:l5 . r:d dk:chong r:l5 . r:l5 dk:chong r:d .")
-    assert fired(kg, harmed, ids) == {ids: APPLIES}
+    body = {"l2": "dk:role role:ying", "l3": "dk:moving true", "l5": "dk:role role:shi", "d": ""}
+    hurt = "r:d dk:chong r:l5 . r:l5 dk:chong r:d . r:l3 dk:ke r:l2 ."
+    assert fired(kg, chart("hehuo", body, "r:l2 dk:sheng r:l5 . " + hurt), ids) == {ids: APPLIES}
     # without 生合 between them there is nothing to break up
-    assert fired(kg, chart("hehuo", body, "r:d dk:chong r:l5 . r:l5 dk:chong r:d ."), ids) == {}
+    assert fired(kg, chart("hehuo", body, hurt), ids) == {}
+    # 世應 … 被刑沖剋害 holds of both: the 世 hurt alone is not enough
+    only_shi = "r:l2 dk:sheng r:l5 . r:d dk:chong r:l5 . r:l5 dk:chong r:d ."
+    assert fired(kg, chart("hehuo", body, only_shi), ids) == {}
 
 
 # ── 公門 ¶32: 公門何慮官爻？ (the exception to 占財皆忌官動) ───────────────────────────────────────
@@ -169,6 +173,21 @@ def test_public_office_lifts_moving_ghost(kg):
     assert lifted.polarity == "吉"
     # for other money the moving 官鬼 obstructs
     assert fired(kg, chart("qiucai", ghost), ids) == {"huangjince.qiucai.guan-moving": APPLIES}
+
+
+def test_moving_ghost_tied_by_the_month(kg):
+    """若有剋制或被沖散，或被合住，雖阻不妨: the agent left out of 被合住 is a pillar or a moving line, so the
+    month's 合 ties the moving 官鬼 too."""
+    ids = "huangjince.qiucai.guan-moving"
+    ghost = {"l4": "dk:relative rel:guangui ; dk:moving true ; dk:scattered false", "m": ""}
+    assert fired(kg, chart("qiucai", ghost, "r:m dk:he r:l4 ."), ids) == {
+        "huangjince.qiucai.guan-moving": {"overridden"},
+        "huangjince.qiucai.guan-moving-checked": APPLIES,
+    }
+    # the month only generating it ties nothing
+    assert fired(kg, chart("qiucai", ghost, "r:m dk:sheng r:l4 ."), ids) == {
+        "huangjince.qiucai.guan-moving": APPLIES
+    }
 
 
 def test_public_office_needs_the_ghost(kg):
@@ -442,6 +461,20 @@ def test_gambling_seat_direction(kg):
     )
     (seat,) = [a for a in found if a.rule_id == "huangjince.dubo.seat"]
     assert seat.parameters == {"direction": "子 (北)"}  # 子 is the north
+    assert seat.polarity == "中"  # advice on where to sit, no gain or loss named
+
+
+def test_gambling_fight_between_shi_and_ying(kg):
+    """間爻動出兄弟官鬼，多主爭鬥: the line between 世 and 應 is itself a moving 兄弟 or 官鬼."""
+    ids = "huangjince.dubo.fight"
+    moving = {"l3": "dk:role role:jian ; dk:relative rel:xiongdi ; dk:moving true"}
+    assert fired(kg, chart("dubo", moving), ids) == {ids: APPLIES}
+    # a moving 父母 between them that changes into a 兄弟 is not 動出兄弟
+    changing = {
+        "l3": "dk:role role:jian ; dk:relative rel:fumu ; dk:moving true",
+        "c3": "dk:relative rel:xiongdi",
+    }
+    assert fired(kg, chart("dubo", changing, "r:l3 dk:changesTo r:c3 ."), ids) == {}
 
 
 def test_gambling_changes(kg):
