@@ -156,6 +156,41 @@ def test_ju11_bifa_one_noble_on_the_other(kg: KnowledgeGraph, ju: int, fired: bo
     assert ("zhizhi.ju11.bifa.liang-gui" in by_status(read(kg, "通占", ju=ju, plate="晝"))) is fired
 
 
+# the two 遞生 lines of ¶82 (畢法, 課經), each with the exception 如值空亡者 that overrides it
+DI_SHENG = {
+    "zhizhi.bifa.sanchuan-di-sheng": "zhizhi.ju11.kejing.bifa-di-sheng-kong",
+    "zhizhi.ju11.kejing.di-sheng": "zhizhi.ju11.kejing.di-sheng-kong",
+}
+
+
+@pytest.mark.parametrize(
+    ("day", "ju", "transmissions", "void_last"),
+    [
+        # S(e) = e − 10 on 癸 (寄 丑): 初 巳 (火) → 中 未 (土) → 末 酉 (金) → 癸 (水); 甲戌旬 空 申酉 (¶78 初實末虛)
+        ("癸未", 11, "巳未酉", True),
+        # S(e) = e − 5 on 壬 (寄 亥), 午 over 亥 the one 下賊上: 午 (火) → 丑 (土) → 申 (金) → 壬 (水); 甲戌旬 空 申酉
+        ("壬午", 6, "午丑申", True),
+        # S(e) = e − 8, 自末遞生 巳 → 丑 → 酉 → 癸 with the 初傳 酉 void: ¶58 必主多人舉薦，愈久而愈吉
+        ("癸未", 9, "酉丑巳", False),
+        # S(e) = e − 4, 巳 over 酉 上克下: 巳 → 丑 → 酉 → 癸 as on 癸未 第五局, but 甲子旬 空 戌亥
+        ("癸酉", 5, "巳丑酉", False),
+    ],
+)
+def test_ju11_kejing_void_last_transmission_qualifies_both_di_sheng_lines(
+    kg: KnowledgeGraph, day: str, ju: int, transmissions: str, void_last: bool
+) -> None:
+    """¶82 quotes 三傳遞生 twice, the 畢法's 人舉薦 and the 課經's 必有人推薦, and the 課經 goes on 如值空亡者，雖有舉薦之心，
+    終無成就之實: the recommendation made and nothing coming of it, the end (終) void as in ¶78 初實末虛，亦有始無終.
+    Both lines give way where the 末傳 is void, and keep their verdict where it is not, a void 初傳 included."""
+    chart = chart_from_inputs(day=day, ju=ju, options=Options())
+    assert "".join(t.branch.char for t in chart.transmissions) == transmissions
+    assert chart.transmissions[-1].void is void_last
+    found = read(kg, "通占", day=day, ju=ju, plate="晝")
+    for rule, exception in DI_SHENG.items():
+        assert rule in by_status(found, "overridden" if void_last else "applies")
+        assert (exception in by_status(found)) is void_last
+
+
 def test_ju8_zuanyi_natal_year_on_hai(kg: KnowledgeGraph) -> None:
     """¶52 纂義 年命在亥，為前後引從: only for a querent whose 本命 (or 行年) is 亥."""
     assert "zhizhi.ju8.zuanyi" in by_status(read(kg, "功名", ju=8, plate="晝", birth="亥"))
