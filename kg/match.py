@@ -416,18 +416,15 @@ class Reading:
         self._rdflib: Graph | None = None
         self.graph: ox.NamedNode | ox.DefaultGraph = ox.DefaultGraph()
         """Where :meth:`extend` writes: the default graph, or the named graph of a :meth:`layer`."""
-        self.added: set[ox.Triple] = set()
-        """The facts :meth:`extend` added (a topic's roles)."""
-        self.added_by_predicate: ByPredicate = {}
-        """:attr:`added` by predicate."""
+        self.added: ByPredicate = {}
+        """The facts :meth:`extend` added (a topic's roles), by predicate."""
 
     def layer(self, name: str) -> Reading:
         """A view of this reading that keeps the facts :meth:`extend` adds (one topic's definitions)
         in a named graph of its own: it sees the chart facts and its own, no other layer's."""
         view = copy.copy(self)
         view.graph = ox.NamedNode(f"{self.iri.value}/layer/{name}")
-        view.added = set(self.added)
-        view.added_by_predicate = {p: list(found) for p, found in self.added_by_predicate.items()}
+        view.added = {p: list(found) for p, found in self.added.items()}
         view._facts = defaultdict(set, {subject: set(pairs) for subject, pairs in self._facts.items()})
         view._frozen = dict(self._frozen)
         view._index = view._rdflib = None
@@ -503,9 +500,8 @@ class Reading:
 
     def extend(self, triples: list[ox.Triple]) -> None:
         self.store.extend(ox.Quad(t.subject, t.predicate, t.object, self.graph) for t in triples)
-        self.added.update(triples)
         for predicate, found in _by_predicate(triples).items():
-            self.added_by_predicate.setdefault(predicate, []).extend(found)
+            self.added.setdefault(predicate, []).extend(found)
         self._add_facts((t.subject, t.predicate, t.object) for t in triples)
         self._rdflib = None
         self._index = None
@@ -665,19 +661,19 @@ def retrieve_topics(
     chains = {t: kg.topic_chain(t) for t in topics}
     layers: dict[tuple[str, ...], Reading] = {}
     layer_of: dict[str, Reading] = {}
-    first: dict[str, list[ox.Triple]] = {}
+    first_round: dict[str, list[ox.Triple]] = {}
     for t in topics:
         key = tuple(sorted(r.iri for c in chains[t] for r in kg.definitions.get(c, ())))
         if key not in layers:
             layers[key] = reading if len(topics) == 1 else reading.layer(str(len(layers)))
-            _apply_definitions(kg, chains[t], layers[key], first)
+            _apply_definitions(kg, chains[t], layers[key], first_round)
         layer_of[t] = layers[key]
     defined = time.perf_counter()
     # A rule's applications depend on the chart facts and on the facts of its topic's layer that it may
     # read: it runs once per distinct such set, on the first layer that has it (None: the chart facts).
     runs: dict[int | None, dict[str, dict[str, RuleInfo]]] = defaultdict(lambda: defaultdict(dict))
     state_layer: dict[int | None, Reading] = {None: reading}
-    first: dict[tuple[str, frozenset[ox.Triple]], int | None] = {}
+    run_on: dict[tuple[str, frozenset[ox.Triple]], int | None] = {}
     asked: dict[str, list[tuple[RuleInfo, int | None]]] = {}
     offered: dict[str, list[RuleInfo]] = defaultdict(list)
     for t in topics:
@@ -688,10 +684,8 @@ def retrieve_topics(
             if not rule.template:
                 offered[t].append(rule)  # a text-only rule without triggers: "consider" on every reading
             else:
-                read = frozenset(
-                    _read_by(kg.templates[rule.template], rule.arguments, layer.added_by_predicate)
-                )
-                where = first.setdefault((rule.iri, read), id(layer) if read else None)
+                read = frozenset(_read_by(kg.templates[rule.template], rule.arguments, layer.added))
+                where = run_on.setdefault((rule.iri, read), id(layer) if read else None)
                 asked[t].append((rule, where))
                 runs[where][rule.template][rule.iri] = rule
     rows: dict[tuple[int | None, str], list[dict[str, str]]] = defaultdict(list)

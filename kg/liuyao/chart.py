@@ -553,11 +553,12 @@ _RELATIVE: tuple[tuple[Relative, ...], ...] = tuple(tuple(relative(a, b) for b i
 Fields = dict[str, object]
 """Field values of a chart value (:func:`_frozen`), or some of them."""
 
-Standing = tuple[Fields, Fields, Fields, Fields, Fields, Fields]
+Standing = tuple[Fields, Fields, Fields, Fields, Fields, Fields, Fields]
 """A branch on one month and day: its :class:`Placed` fields that depend on them (旬空, 旺相休囚死,
 十二長生, 月破, clash by the day, 有氣); the same with the fields that follow from them for a static
 and for a moving :class:`Line` (逢破不破, 日破, 暗動, 沖散), for a :class:`ChangedLine` at a static
-and at a moving position (化空, 化破), and for a :class:`HiddenLine` that may be 暗動."""
+and at a moving position (化空, 化破), and for a :class:`HiddenLine` that may be 暗動 and one that
+may not (``Options.hidden_dark_moving``)."""
 
 
 @lru_cache(maxsize=2 * 720)
@@ -597,7 +598,7 @@ def _standings(month: Branch, day: GanZhi, changsheng: str) -> tuple[Standing, .
         still = placed | {"to_void": False, "to_break": False}
         changing = placed | {"to_void": placed["void"], "to_break": broken}
         hidden = placed | {"hidden_move": clashed and strong}
-        standings.append((placed, static, moving, still, changing, hidden))
+        standings.append((placed, static, moving, still, changing, hidden, placed | {"hidden_move": False}))
     return tuple(standings)
 
 
@@ -837,15 +838,11 @@ class _Plan:
     :func:`_ghost_tomb_carriers`."""
     changed_lines: tuple[tuple[Fields, Branch, GanZhi], ...]
     hidden: tuple[tuple[Fields, Branch, GanZhi], ...]
-    hidden_moves: bool
-    """A 伏神 may be 暗動 (``Options.hidden_dark_moving``)."""
     fu_yin_trigrams: tuple[str, ...]
     fan_yin_trigrams: tuple[str, ...]
     chong_to_he: bool
     he_to_chong: bool
     frames: tuple[HarmonyFrame | PendingFrame, ...]
-    settled_frames: tuple[HarmonyFrame, ...] | None
-    """The frames, when none of them waits for the day or month."""
 
 
 @lru_cache(maxsize=4096)
@@ -926,13 +923,11 @@ def _plan(values: tuple[int, ...], options: Options) -> _Plan:
         lines=tuple(lines),
         changed_lines=tuple(changed_lines),
         hidden=hidden,
-        hidden_moves=options.hidden_dark_moving is HiddenDarkMoving.YES,
         fu_yin_trigrams=fu_yin_trigrams,
         fan_yin_trigrams=_fan_yin(original, changed, moving, options.fan_yin),
         chong_to_he=bool(changed) and original.is_liu_chong and changed.is_liu_he,  # type: ignore[union-attr]
         he_to_chong=bool(changed) and original.is_liu_he and changed.is_liu_chong,  # type: ignore[union-attr]
         frames=frames,
-        settled_frames=None if any(not isinstance(f, HarmonyFrame) for f in frames) else frames,  # type: ignore[arg-type]
     )
 
 
@@ -983,16 +978,14 @@ def cast_chart(
         changed_lines.append(_frozen(ChangedLine, values_))
 
     hidden_lines = []
+    hidden = 5 if options.hidden_dark_moving is HiddenDarkMoving.YES else 6
     for fixed, branch, head in plan.hidden:
-        values_ = fixed | standings[branch][5] if plan.hidden_moves else fixed | standings[branch][0]
-        values_.setdefault("hidden_move", False)
+        values_ = fixed | standings[branch][hidden]
         values_["in_xun"] = head == xun
         hidden_lines.append(_frozen(HiddenLine, values_))
 
-    frames = plan.settled_frames
-    if frames is None:
-        settled = (_settled(f, month.branch, day.branch) for f in plan.frames)
-        frames = tuple(f for f in settled if f is not None)
+    settled = (_settled(f, month.branch, day.branch) for f in plan.frames)
+    frames = tuple(f for f in settled if f is not None)
 
     month_break_ends = None
     if options.month_break is MonthBreakRule.IN_MONTH and calendar_record.next_jie is not None:
