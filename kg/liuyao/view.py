@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from datetime import datetime
 from enum import Enum
+from functools import cache
+from operator import attrgetter
 from typing import Any
 
 from kg.ganzhi import GanZhi
@@ -97,40 +100,69 @@ def render(chart: Chart) -> str:
     return "\n".join(out)
 
 
-def _json(value: Any) -> Any:
-    if isinstance(value, Hexagram):
-        return {
-            "name": value.name,
-            "short": value.short,
-            "bits": value.code,
-            "inner": value.inner.char,
-            "outer": value.outer.char,
-            "palace": value.palace.char,
-            "palace_element": value.palace_element.char,
-            "generation": value.generation.char,
-            "shi": value.shi,
-            "ying": value.ying,
-            "pure": value.is_pure,
-            "wandering": value.is_wandering,
-            "returning": value.is_returning,
-            "liu_chong": value.is_liu_chong,
-            "liu_he": value.is_liu_he,
-        }
-    if isinstance(value, GanZhi):
-        return value.name
-    if isinstance(value, Enum):
-        char = getattr(value, "char", None)
-        return char if char is not None else value.value
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if is_dataclass(value) and not isinstance(value, type):
-        out = {f.name: _json(getattr(value, f.name)) for f in fields(value)}
-        if hasattr(value, "near_jie"):
-            out["near_jie"] = value.near_jie
+@cache
+def _hexagram_json(value: Hexagram) -> dict[str, Any]:
+    return {
+        "name": value.name,
+        "short": value.short,
+        "bits": value.code,
+        "inner": value.inner.char,
+        "outer": value.outer.char,
+        "palace": value.palace.char,
+        "palace_element": value.palace_element.char,
+        "generation": value.generation.char,
+        "shi": value.shi,
+        "ying": value.ying,
+        "pure": value.is_pure,
+        "wandering": value.is_wandering,
+        "returning": value.is_returning,
+        "liu_chong": value.is_liu_chong,
+        "liu_he": value.is_liu_he,
+    }
+
+
+def _enum_json(value: Enum) -> Any:
+    char = getattr(value, "char", None)
+    return char if char is not None else value.value
+
+
+def _sequence_json(value: tuple | list) -> list[Any]:
+    return [_json(v) for v in value]
+
+
+def _dataclass_json(kind: type) -> Callable[[Any], dict[str, Any]]:
+    names = tuple(f.name for f in fields(kind))
+    computed = ("near_jie",) if hasattr(kind, "near_jie") else ()
+
+    def convert(value: Any) -> dict[str, Any]:
+        out = {name: _json(getattr(value, name)) for name in names}
+        out.update((name, getattr(value, name)) for name in computed)
         return out
-    if isinstance(value, tuple | list):
-        return [_json(v) for v in value]
-    return value
+
+    return convert
+
+
+@cache
+def _converter(kind: type) -> Callable[[Any], Any] | None:
+    """How a value of this type becomes JSON data (None: it already is)."""
+    if issubclass(kind, Hexagram):
+        return lambda value: dict(_hexagram_json(value))
+    if issubclass(kind, GanZhi):
+        return attrgetter("name")
+    if issubclass(kind, Enum):
+        return _enum_json
+    if issubclass(kind, datetime):
+        return datetime.isoformat
+    if is_dataclass(kind):
+        return _dataclass_json(kind)
+    if issubclass(kind, tuple | list):
+        return _sequence_json
+    return None
+
+
+def _json(value: Any) -> Any:
+    convert = _converter(type(value))
+    return value if convert is None else convert(value)
 
 
 def chart_to_json(chart: Chart) -> dict[str, Any]:
