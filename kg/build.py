@@ -238,6 +238,8 @@ def _rule(g: Graph, rule: CompiledRule) -> None:
             g.add((node, DK.variable, Literal(v)))
     for key in rule.requires:
         g.add((node, DK.requires, Literal(key)))
+    for alternatives in rule.requires_one_of:
+        g.add((node, DK.requiresOneOf, Literal(json.dumps(alternatives, ensure_ascii=False))))
     if rule.construct:
         g.add((node, DK.construct, Literal(rule.construct)))
         for a in rule.asserts:

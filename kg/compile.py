@@ -138,6 +138,7 @@ class CompiledRule:
     construct: str | None = None
     asserts: list[str] = field(default_factory=list)
     requires: list[str] = field(default_factory=list)
+    requires_one_of: list[list[list[str]]] = field(default_factory=list)
     mentions: set[URIRef] = field(default_factory=set)
     conditions: str = ""
     overrides: str | None = None
@@ -162,6 +163,16 @@ class _Query:
         self.concrete: list[str] = []
         self.template: list[str] = []
         self.requires: list[str] = []
+        """The constant facts the rule needs, as ``dk:requires`` keys (top-level atoms of one value)."""
+        self.requires_one_of: list[list[list[str]]] = []
+        """Needs of which one alternative must hold: the values of a top-level atom with several,
+        the branches of a top-level ``any`` (each the keys of its own top-level atoms)."""
+        self.sink: list[str] | None = None
+        """Where an atom of one value puts its key: the rule's requires, those of a top-level branch
+        or of a top-level count with a minimum, or nowhere (under ``not``, in a nested branch)."""
+        self.one_of_sink: list[list[list[str]]] | None = None
+        """Where an atom of several values puts its alternatives (the rule's requires_one_of, or
+        nowhere)."""
         self.mentions: set[URIRef] = set()
         self.shown: set[str] = set()
         self.joinable = True
@@ -358,6 +369,7 @@ class RuleCompiler:
         system = SYSTEMS[works()[rule.work].system]
         q.emit(f"?reading dk:system {_short(f'<{system}>')} .")
         q.requires.append(_system_requirement(rule))
+        q.sink, q.one_of_sink = q.requires, q.requires_one_of
         self.block(q, conditions, bound, top=True, subselect=False)
         projected = sorted((bound | q.shown) - {"reading"})
         select = "SELECT ?reading " + " ".join(f"?{v}" for v in projected)
@@ -367,6 +379,7 @@ class RuleCompiler:
         rule.arguments = tuple(q.arguments)
         rule.joinable = q.joinable
         rule.requires = q.requires
+        rule.requires_one_of = q.requires_one_of
         rule.mentions |= q.mentions
         rule.conditions = yaml.safe_dump(
             conditions, allow_unicode=True, default_flow_style=True, width=1000
@@ -389,19 +402,36 @@ class RuleCompiler:
             else:
                 self.count(q, cond, bound)
 
-    def nested(self, q: _Query, conditions: list, bound: set[str], subselect: bool) -> list[tuple[str, str]]:
-        start = len(q.concrete)
+    def nested(
+        self,
+        q: _Query,
+        conditions: list,
+        bound: set[str],
+        subselect: bool,
+        sink: list[str] | None = None,
+        one_of_sink: list[list[list[str]]] | None = None,
+    ) -> list[tuple[str, str]]:
+        """The group's SPARQL lines; its atoms' keys go to ``sink`` and ``one_of_sink``."""
+        start, outer = len(q.concrete), (q.sink, q.one_of_sink)
+        q.sink, q.one_of_sink = sink, one_of_sink
         self.block(q, conditions, bound, top=False, subselect=subselect)
+        q.sink, q.one_of_sink = outer
         pairs = list(zip(q.concrete[start:], q.template[start:], strict=True))
         del q.concrete[start:], q.template[start:]
         return pairs
 
     def any(self, q: _Query, branches: list[list], bound: set[str], subselect: bool) -> None:
         groups, bound_sets = [], []
+        needs: list[list[str]] = []
         for branch in branches:
             local = set(bound)
-            groups.append(self.nested(q, branch, local, subselect))
+            needs.append([])
+            groups.append(
+                self.nested(q, branch, local, subselect, needs[-1] if q.sink is q.requires else None)
+            )
             bound_sets.append(local)
+        if needs and all(needs):
+            q.requires_one_of.append(needs)
         for i, group in enumerate(groups):
             q.emit("{" if i == 0 else "} UNION {")
             for c, t in group:
@@ -422,7 +452,20 @@ class RuleCompiler:
         local = {"reading"}
         self.bind(q, var, vtype, local)
         binding = q.concrete.pop(), q.template.pop()
-        inner = self.nested(q, cond.get("where", []), local, subselect=True)
+        # with a minimum, at least one entity holds the counted facts: one alternative of its own,
+        # since another count may reuse the variable's name
+        needs: list[str] = []
+        top = q.sink is q.requires and bool(lo)
+        inner = self.nested(
+            q,
+            cond.get("where", []),
+            local,
+            subselect=True,
+            sink=needs if top else None,
+            one_of_sink=q.requires_one_of if top else None,
+        )
+        if needs:
+            q.requires_one_of.append([needs])
         q.variables = outer
         tests = [f"COUNT(DISTINCT ?{var}) >= {int(lo)}"] if lo is not None else []
         if hi is not None:
@@ -500,16 +543,22 @@ class RuleCompiler:
                 f"?{subject} {prop} {_short(term)} .",
                 f"?{subject} {prop} {q.constant(term, subselect, top)} .",
             )
-            if top and not subselect:
-                binding = (
-                    "reading"
-                    if subject == "reading"
-                    else str(self.vocab.variable_types[q.variables[subject]].bound_by)
-                )
-                q.requires.append(f"{subject}\t{binding}\t{found.iri}\t{term}")
+            if q.sink is not None:
+                q.sink.append(self.requirement(q, subject, found, term))
         else:
+            if q.one_of_sink is not None:
+                q.one_of_sink.append([[self.requirement(q, subject, found, term)] for term in values])
             var = q.fresh()
             q.emit(f"?{subject} {prop} {var} . FILTER({var} IN ({', '.join(map(_short, values))}))")
+
+    def requirement(self, q: _Query, subject: str, found: Fact, term: str) -> str:
+        """The key of a constant fact a variable's entity must hold (``dk:requires``)."""
+        binding = (
+            "reading"
+            if subject == "reading"
+            else str(self.vocab.variable_types[q.variables[subject]].bound_by)
+        )
+        return f"{subject}\t{binding}\t{found.iri}\t{term}"
 
     def mention_fact(self, q: _Query, found: Fact) -> None:
         for related in self.vocab.graph.objects(

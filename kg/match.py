@@ -4,8 +4,9 @@
 2. Definition rules whose topic is the reading's topic or broader run first (SPARQL
    CONSTRUCT), adding roles such as 用神 or 類神, until nothing new appears.
 3. Candidates: rules of the topic (or broader) whose constant facts (``dk:requires``) are all
-   held by one entity each, checked as Python set containment, so the cost grows with the
-   rules that can possibly fire, not with all rules.
+   held by one entity each, and one alternative of each ``dk:requiresOneOf`` likewise, checked
+   as Python set containment, so the cost grows with the rules that can possibly fire, not with
+   all rules.
 4. Candidates sharing a query template (``dk:template``) run as one SELECT with their
    constants in a VALUES block; every solution is one way a rule applies.
 5. Exceptions mark the applications they qualify of the rule they override (those agreeing with
@@ -54,6 +55,10 @@ ReadingIndex = tuple[
 """What :meth:`Reading.index` returns: per binding property, its entities' fact sets; the
 reading's own facts; and per binding property, the facts any of its entities holds."""
 
+Requirements = dict[str, tuple[str, frozenset[tuple[str, str]]]]
+"""Per rule variable, its binding property and the (predicate, value) pairs one entity bound by it
+must hold (``reading`` for the reading's own facts)."""
+
 ByPredicate = dict[str, list[tuple[str, ox.Triple]]]
 """Facts by their predicate's IRI, each with its object's value (what :func:`_read_by` looks at)."""
 
@@ -66,7 +71,8 @@ class RuleInfo:
     template: str | None
     arguments: str
     variables: tuple[str, ...]
-    requires: dict[str, tuple[str, frozenset[tuple[str, str]]]]
+    requires: Requirements
+    requires_one_of: tuple[tuple[Requirements, ...], ...]
     construct: str | None
     overrides: str | None
 
@@ -120,7 +126,7 @@ INDEX_FILE = "kg.index.json"
 """Everything retrieval reads from a build (rule index, provenance, concept labels), written by
 ``kg build`` beside kg.nq in its snapshot (:func:`index_file`)."""
 
-INDEX_FORMAT = "divkg-index/1"
+INDEX_FORMAT = "divkg-index/2"
 """The version of :data:`INDEX_FILE`'s layout; a file of another version is not used."""
 
 
@@ -183,11 +189,12 @@ class KnowledgeGraph:
                 "SELECT ?t ?l WHERE { ?t skos:inScheme dk:TopicScheme ; skos:prefLabel ?l FILTER(langMatches(lang(?l), 'zh-Hant')) }"
             )
         }
-        requires: dict[str, dict[str, tuple[str, set]]] = defaultdict(dict)
+        requires: dict[str, list[str]] = defaultdict(list)
         for row in self.query("SELECT ?r ?k WHERE { ?r dk:requires ?k }"):
-            var, binding, pred, value = row["k"].value.split("\t")
-            entry = requires[row["r"].value].setdefault(var, (binding, set()))
-            entry[1].add((pred, value))
+            requires[row["r"].value].append(row["k"].value)
+        one_of: dict[str, list[tuple[Requirements, ...]]] = defaultdict(list)
+        for row in self.query("SELECT ?r ?k WHERE { ?r dk:requiresOneOf ?k } ORDER BY ?r ?k"):
+            one_of[row["r"].value].append(tuple(map(_requirements, json.loads(row["k"].value))))
         variables: dict[str, list[str]] = defaultdict(list)
         for row in self.query("SELECT ?r ?v WHERE { ?r dk:variable ?v }"):
             variables[row["r"].value].append(row["v"].value)
@@ -219,7 +226,8 @@ class KnowledgeGraph:
                 template=template,
                 arguments=row["args"].value if "args" in row else "",
                 variables=tuple(sorted(variables[iri])),
-                requires={v: (b, frozenset(facts)) for v, (b, facts) in requires[iri].items()},
+                requires=_requirements(requires[iri]),
+                requires_one_of=tuple(one_of[iri]),
                 construct=row["construct"].value if "construct" in row else None,
                 overrides=row["over"].value if "over" in row else None,
             )
@@ -229,7 +237,10 @@ class KnowledgeGraph:
         self.load_provenance()
         rules = [
             {f.name: getattr(rule, f.name) for f in fields(rule)}
-            | {"requires": {v: [b, sorted(facts)] for v, (b, facts) in rule.requires.items()}}
+            | {
+                "requires": _requirements_json(rule.requires),
+                "requires_one_of": [list(map(_requirements_json, group)) for group in rule.requires_one_of],
+            }
             for rule in self.rules.values()
         ]
         return {
@@ -249,9 +260,14 @@ class KnowledgeGraph:
         """The state :meth:`index_data` recorded."""
         self.rules = {}
         for rule in data["rules"]:
-            requires = {v: (b, frozenset(map(tuple, facts))) for v, (b, facts) in rule["requires"].items()}
-            plain = {k: v for k, v in rule.items() if k not in ("variables", "requires")}
-            info = RuleInfo(**plain, variables=tuple(rule["variables"]), requires=requires)
+            one_of = tuple(tuple(map(_requirements_from_json, group)) for group in rule["requires_one_of"])
+            plain = {k: v for k, v in rule.items() if k not in ("variables", "requires", "requires_one_of")}
+            info = RuleInfo(
+                **plain,
+                variables=tuple(rule["variables"]),
+                requires=_requirements_from_json(rule["requires"]),
+                requires_one_of=one_of,
+            )
             self.rules[info.iri] = info
         self.templates, self.joinable = data["templates"], set(data["joinable"])
         self.broader, self.topics = data["broader"], data["topics"]
@@ -354,6 +370,23 @@ class KnowledgeGraph:
         while chain[-1] in self.broader:
             chain.append(self.broader[chain[-1]])
         return chain
+
+
+def _requirements(keys: Iterable[str]) -> Requirements:
+    """``dk:requires`` keys ("variable binding predicate value", tab-separated) by variable."""
+    found: dict[str, tuple[str, set[tuple[str, str]]]] = {}
+    for key in keys:
+        var, binding, pred, value = key.split("\t")
+        found.setdefault(var, (binding, set()))[1].add((pred, value))
+    return {v: (b, frozenset(facts)) for v, (b, facts) in found.items()}
+
+
+def _requirements_json(requires: Requirements) -> dict[str, list]:
+    return {v: [b, sorted(facts)] for v, (b, facts) in requires.items()}
+
+
+def _requirements_from_json(data: dict[str, list]) -> Requirements:
+    return {v: (b, frozenset(map(tuple, facts))) for v, (b, facts) in data.items()}
 
 
 def _load_store(path: Path) -> ox.Store:
@@ -558,8 +591,16 @@ def _keys(rule: RuleInfo) -> list[tuple[str, str, str]]:
 
 
 def is_candidate(rule: RuleInfo, entities, reading_facts) -> bool:
-    """True when, for each of the rule's variables, one entity of its type holds all its required facts."""
-    for var, (binding, needed) in rule.requires.items():
+    """True when, for each of the rule's variables, one entity of its type holds all its required
+    facts, and so for one alternative of each of its ``requires_one_of``."""
+    return _held(rule.requires, entities, reading_facts) and all(
+        any(_held(alternative, entities, reading_facts) for alternative in group)
+        for group in rule.requires_one_of
+    )
+
+
+def _held(requires: Requirements, entities, reading_facts) -> bool:
+    for var, (binding, needed) in requires.items():
         if var == "reading":
             if not needed <= reading_facts:
                 return False
@@ -707,7 +748,14 @@ def retrieve_topics(
         results = _dedupe(results)
         _describe(kg, layer_of[t], results, labels)
         found[t] = sorted(
-            results, key=lambda a: (a.status != "applies", a.kind == "text-only", a.urn or "", a.rule_id)
+            results,
+            key=lambda a: (
+                a.status != "applies",
+                a.kind == "text-only",
+                a.urn or "",
+                a.rule_id,
+                tuple(a.bindings.items()),
+            ),
         )
     if stats is not None:
         stats.update(

@@ -95,7 +95,7 @@ from kg.liuyao.body import GuaShenRule
 from kg.liuyao.chart import FanYinRule, HiddenDarkMoving, NatalElement, Options, cast_chart
 from kg.liuyao.hidden import FuShenMode
 from kg.liuyao.natal import MEMBERS
-from kg.match import KnowledgeGraph, Reading, ReadingIndex, RuleInfo, is_candidate, retrieve
+from kg.match import KnowledgeGraph, Reading, ReadingIndex, Requirements, RuleInfo, is_candidate, retrieve
 from kg.paths import BUILD, CORPUS
 from kg.vocabulary import PREFIXES
 
@@ -483,11 +483,19 @@ class Scopes:
     def chart_facts_only(self, rule: RuleInfo) -> RuleInfo:
         """The rule with only the required facts no definition can add: those the chart itself
         must hold for the rule to fire under any topic."""
-        requires = {
-            var: (binding, frozenset((p, v) for p, v in needed if p not in self.definable))
-            for var, (binding, needed) in rule.requires.items()
-        }
-        return replace(rule, requires=requires)
+
+        def chart_only(requires: Requirements) -> Requirements:
+            return {
+                var: (binding, frozenset((p, v) for p, v in needed if p not in self.definable))
+                for var, (binding, needed) in requires.items()
+            }
+
+        one_of = tuple(tuple(map(chart_only, group)) for group in rule.requires_one_of)
+        return replace(
+            rule,
+            requires=chart_only(rule.requires),
+            requires_one_of=tuple(g for g in one_of if all(any(n for _, n in a.values()) for a in g)),
+        )
 
 
 def fired_rules(kg: KnowledgeGraph, facts: bytes, topic: str, definitions: list[RuleInfo]) -> set[str]:

@@ -1,13 +1,23 @@
 """Retrieval on hand-written charts: every construct, positive and negative, both engines."""
 
+import copy
+import random
 import textwrap
+from dataclasses import replace
 
 import pytest
 from rdflib import Graph
 
+import kg.liuren.facts as liuren_facts
+import kg.liuyao.facts as liuyao_facts
 from kg.build import build
+from kg.calendar import Pillars
+from kg.corpus import works
 from kg.errors import KgError
-from kg.match import KnowledgeGraph, Reading, retrieve
+from kg.ganzhi import Branch, GanZhi
+from kg.liuren import chart_from_inputs
+from kg.liuyao.chart import cast_chart
+from kg.match import KnowledgeGraph, Reading, is_candidate, retrieve, retrieve_topics
 
 RULES = """
 work: yiyin
@@ -214,3 +224,86 @@ def test_result_carries_bindings_and_provenance(kg):
 def test_unknown_topic_is_an_error(kg):
     with pytest.raises(KgError, match="unknown topic"):
         retrieve(kg, chart(LEAK), "https://w3id.org/divkg/concept/topic/nothing")
+
+
+RULE = "https://w3id.org/divkg/rule/"
+LINE, PRIMARY = "https://w3id.org/divkg/line", "https://w3id.org/divkg/primaryHexagram"
+
+
+def test_alternatives_any_branches_and_counts_are_required(kg):
+    """An ``any`` needs one branch's constant facts, a count with a minimum its counted facts:
+    the compiler records them (dk:requiresOneOf), and a reading holding none is no candidate."""
+    move = kg.rules[RULE + "t.move"]
+    ((liuchong, shi5),) = move.requires_one_of
+    assert liuchong == {
+        "P": (
+            PRIMARY,
+            frozenset(
+                {("https://w3id.org/divkg/hexClass", "<https://w3id.org/divkg/concept/hexclass/liuchong>")}
+            ),
+        )
+    }
+    assert shi5["S"][1] == {
+        ("https://w3id.org/divkg/role", "<https://w3id.org/divkg/concept/role/shi>"),
+        ("https://w3id.org/divkg/position", "5"),
+    }
+    ((earth,),) = kg.rules[RULE + "t.earth"].requires_one_of
+    assert earth == {
+        "E": (
+            LINE,
+            frozenset({("https://w3id.org/divkg/element", "<https://w3id.org/divkg/concept/element/earth>")}),
+        )
+    }
+    shi4 = chart(
+        "<https://w3id.org/divkg/reading/t> dk:line :l5 .\n:l5 dk:role role:shi ; dk:position 4 .\n", "qianyi"
+    )
+    shi5_chart = chart(
+        "<https://w3id.org/divkg/reading/t> dk:line :l5 .\n:l5 dk:role role:shi ; dk:position 5 .\n", "qianyi"
+    )
+    assert not is_candidate(move, *shi4.index()[:2])
+    assert is_candidate(move, *shi5_chart.index()[:2])
+    assert not is_candidate(kg.rules[RULE + "t.earth"], *shi5_chart.index()[:2])
+
+
+def test_alternatives_of_a_negated_or_optional_group_are_not_required(kg):
+    """Facts under ``not``, or counted with no minimum, are no requirement."""
+    assert kg.rules[RULE + "t.still"].requires_one_of == ()
+    assert kg.rules[RULE + "t.leak"].requires_one_of == ()
+
+
+def test_candidate_alternatives_change_no_result(built_graph):
+    """The alternatives only skip queries that would find nothing: on generated charts of both
+    systems, every topic of the built graph gives the same results without them."""
+    full = KnowledgeGraph.load(built_graph)
+    plain = copy.copy(full)
+    plain.rules = {iri: replace(rule, requires_one_of=()) for iri, rule in full.rules.items()}
+    plain._index_rules()
+    rng = random.Random(20261201)
+    charts = []
+    for _ in range(15):
+        pillars = Pillars(*(GanZhi.from_index(rng.randrange(60)) for _ in range(4)))
+        cast = cast_chart(pillars, tuple(rng.choice((6, 7, 8, 9)) for _ in range(6)))
+        charts.append(liuyao_facts.chart_facts(cast, liuyao_facts.reading_iri(cast)))
+        lesson = chart_from_inputs(
+            day=GanZhi.from_index(rng.randrange(60)),
+            hour=Branch(rng.randrange(12)),
+            general=Branch(rng.randrange(12)),
+        )
+        charts.append(liuren_facts.chart_facts(lesson, liuren_facts.reading_iri(lesson)))
+    system = {w.id: w.system for w in works().values()}
+    topics: dict[str, set[str]] = {"liuyao": set(), "liuren": set()}
+    for rule in full.rules.values():
+        topics[system[rule.iri.removeprefix(RULE).split(".")[0]]].add(rule.topic)
+    skipped = 0
+    for facts in charts:
+        reading = Reading(facts)
+        asked = sorted(topics["liuren" if "/liuren-" in reading.iri.value else "liuyao"])
+        stats: dict[str, float] = {}
+        found = retrieve_topics(full, reading, asked, stats=stats)
+        before = {}
+        expected = retrieve_topics(plain, Reading(facts), asked, stats=before)
+        assert {t: [a.as_dict() for a in v] for t, v in found.items()} == {
+            t: [a.as_dict() for a in v] for t, v in expected.items()
+        }
+        skipped += before["candidates"] - stats["candidates"]
+    assert skipped > 0
