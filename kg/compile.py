@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import product
 from pathlib import Path
 
 import yaml
@@ -197,6 +199,19 @@ class _Query:
         self.joinable &= top
         self.arguments.append(term)
         return f"?_c{len(self.arguments)}"
+
+
+EXPANDED = 16
+"""At most this many alternatives for one branch of an ``any`` (its conditions of several values
+combined); beyond, the branch needs only its conditions of one value."""
+
+
+def _expanded(keys: list[str], alternatives: list[list[list[str]]]) -> list[list[str]]:
+    """What one branch of an ``any`` needs, as alternatives: its keys, with one alternative of each
+    of its conditions of several values."""
+    if math.prod(map(len, alternatives)) > EXPANDED:
+        return [keys]
+    return [keys + [k for chosen in combination for k in chosen] for combination in product(*alternatives)]
 
 
 class RuleCompiler:
@@ -422,15 +437,20 @@ class RuleCompiler:
 
     def any(self, q: _Query, branches: list[list], bound: set[str], subselect: bool) -> None:
         groups, bound_sets = [], []
+        collect = q.sink is q.requires
         needs: list[list[str]] = []
         for branch in branches:
             local = set(bound)
-            needs.append([])
+            keys: list[str] = []
+            alternatives: list[list[list[str]]] = []
             groups.append(
-                self.nested(q, branch, local, subselect, needs[-1] if q.sink is q.requires else None)
+                self.nested(
+                    q, branch, local, subselect, keys if collect else None, alternatives if collect else None
+                )
             )
+            needs += _expanded(keys, alternatives)
             bound_sets.append(local)
-        if needs and all(needs):
+        if collect and needs and all(needs):
             q.requires_one_of.append(needs)
         for i, group in enumerate(groups):
             q.emit("{" if i == 0 else "} UNION {")

@@ -48,6 +48,13 @@ rules:
     when:
       - any: [[P.class 六沖], [S.role 世, S.position 5]]
     then: {polarity: 吉, zh: 宜遷, en: move}
+  - id: t.house                     # any whose branch has a condition of several values
+    para: 56
+    quote: 卦逢六沖，與八純，游魂，及世居五爻者，宜遷也。
+    vars: {P: primary}
+    when:
+      - any: [[P.inner 震|巽, P.outer 離], [P.inner 坎]]
+    then: {polarity: 中, zh: 宅, en: house (test rule)}
   - id: t.still                     # not
     para: 58
     quote: 世動逢合者，欲移被阻也。
@@ -88,6 +95,7 @@ PREFIXES = """
 @prefix yy: <https://w3id.org/divkg/concept/yinyang/> .
 @prefix role: <https://w3id.org/divkg/concept/role/> .
 @prefix hexclass: <https://w3id.org/divkg/concept/hexclass/> .
+@prefix tri: <https://w3id.org/divkg/concept/trigram/> .
 @prefix topic: <https://w3id.org/divkg/concept/topic/> .
 @prefix : <https://w3id.org/divkg/reading/t/> .
 """
@@ -307,3 +315,20 @@ def test_candidate_alternatives_change_no_result(built_graph):
         }
         skipped += before["candidates"] - stats["candidates"]
     assert skipped > 0
+
+
+def test_alternatives_of_a_branch_with_several_values_are_combined(kg):
+    """[P.inner 震|巽, P.outer 離] needs 震 and 離, or 巽 and 離, on the one hexagram."""
+    house = kg.rules[RULE + "t.house"]
+    trigram = "<https://w3id.org/divkg/concept/trigram/{}>".format
+    inner, outer = "https://w3id.org/divkg/innerTrigram", "https://w3id.org/divkg/outerTrigram"
+    ((*pairs, kan),) = house.requires_one_of
+    assert [alternative["P"][1] for alternative in pairs] == [
+        {(inner, trigram("zhen")), (outer, trigram("li"))},
+        {(inner, trigram("xun")), (outer, trigram("li"))},
+    ]
+    assert kan["P"][1] == {(inner, trigram("kan"))}
+    hexagram = "<https://w3id.org/divkg/reading/t> dk:primaryHexagram :p .\n:p dk:innerTrigram tri:{} ; dk:outerTrigram tri:{} .\n"
+    assert is_candidate(house, *chart(hexagram.format("xun", "li")).index()[:2])
+    assert not is_candidate(house, *chart(hexagram.format("zhen", "kan")).index()[:2])
+    assert ("t.house", "applies") in fired(kg, chart(hexagram.format("kan", "kan"), "qianyi"))
