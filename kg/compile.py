@@ -179,6 +179,8 @@ class _Query:
         self.shown: set[str] = set()
         self.joinable = True
         self._fresh = 0
+        self.counts = 0
+        """Counts whose facts are required so far (each under a name of its own)."""
 
     def fresh(self) -> str:
         self._fresh += 1
@@ -472,20 +474,29 @@ class RuleCompiler:
         local = {"reading"}
         self.bind(q, var, vtype, local)
         binding = q.concrete.pop(), q.template.pop()
-        # with a minimum, at least one entity holds the counted facts: one alternative of its own,
-        # since another count may reuse the variable's name
-        needs: list[str] = []
-        top = q.sink is q.requires and bool(lo)
+        # with a minimum, at least one entity holds the counted facts, required under a name of its
+        # own (another count may reuse the variable's)
+        collect = q.sink is not None and bool(lo)
+        keys: list[str] = []
+        alternatives: list[list[list[str]]] = []
         inner = self.nested(
             q,
             cond.get("where", []),
             local,
             subselect=True,
-            sink=needs if top else None,
-            one_of_sink=q.requires_one_of if top else None,
+            sink=keys if collect else None,
+            one_of_sink=alternatives if collect else None,
         )
-        if needs:
-            q.requires_one_of.append([needs])
+        if collect:
+            q.counts += 1
+            counted = f"{var}#{q.counts}\t"
+
+            def own(key: str) -> str:
+                return counted + key.split("\t", 1)[1] if key.startswith(var + "\t") else key
+
+            q.sink.extend(map(own, keys))
+            if q.one_of_sink is not None:
+                q.one_of_sink.extend([list(map(own, a)) for a in group] for group in alternatives)
         q.variables = outer
         tests = [f"COUNT(DISTINCT ?{var}) >= {int(lo)}"] if lo is not None else []
         if hi is not None:
@@ -555,6 +566,8 @@ class RuleCompiler:
             other = value.strip()
             self.ensure(q, other, bound)
             q.emit(f"?{subject} {prop} ?{other} .")
+            if q.sink is not None:
+                q.sink.append(self.requirement(q, subject, found, "@" + self.binding(q, other)))
             return
         values = self.values(found, value, text, q.mentions)
         if len(values) == 1:
@@ -571,14 +584,15 @@ class RuleCompiler:
             var = q.fresh()
             q.emit(f"?{subject} {prop} {var} . FILTER({var} IN ({', '.join(map(_short, values))}))")
 
+    def binding(self, q: _Query, name: str) -> str:
+        """The property that binds a variable's entities to the reading (``reading`` for the reading)."""
+        return "reading" if name == "reading" else str(self.vocab.variable_types[q.variables[name]].bound_by)
+
     def requirement(self, q: _Query, subject: str, found: Fact, term: str) -> str:
-        """The key of a constant fact a variable's entity must hold (``dk:requires``)."""
-        binding = (
-            "reading"
-            if subject == "reading"
-            else str(self.vocab.variable_types[q.variables[subject]].bound_by)
-        )
-        return f"{subject}\t{binding}\t{found.iri}\t{term}"
+        """The key of a constant fact a variable's entity must hold (``dk:requires``); for a relation,
+        ``@`` and the binding of the entities at its other end (``kg.match.Reading`` gives each
+        entity such a fact for each of its relations)."""
+        return f"{subject}\t{self.binding(q, subject)}\t{found.iri}\t{term}"
 
     def mention_fact(self, q: _Query, found: Fact) -> None:
         for related in self.vocab.graph.objects(

@@ -491,18 +491,29 @@ class Reading:
                 facts[subject].add((p.value, _term(o)))
                 frozen.pop(subject, None)
 
-    def _facts_of(self, subject: str) -> frozenset[tuple[str, str]]:
+    def _facts_of(self, subject: str, bindings: dict[str, list[str]]) -> frozenset[tuple[str, str]]:
+        """The subject's facts, with ``(predicate, "@" + binding)`` for each relation to an entity the
+        reading binds by ``binding`` (what a rule's relation between two variables requires)."""
         if (found := self._frozen.get(subject)) is None:
-            found = self._frozen[subject] = frozenset(self._facts[subject])
+            pairs = self._facts[subject]
+            related = {(p, "@" + b) for p, o in pairs if o in bindings for b in bindings[o]}
+            found = self._frozen[subject] = frozenset(pairs | related)
         return found
 
     def _compute_index(self) -> ReadingIndex:
-        facts = self._facts
-        entities: dict[str, list[frozenset]] = defaultdict(list)
-        for pred, obj in facts[self.iri.value]:
+        facts, reading = self._facts, self.iri.value
+        if reading not in self._frozen:
+            self._frozen.clear()  # the relations' "@" facts follow the reading's bindings
+        bindings: dict[str, list[str]] = defaultdict(list)
+        for pred, obj in facts[reading]:
             if obj.startswith("<") and obj[1:-1] in facts:
-                entities[pred].append(self._facts_of(obj[1:-1]))
-        own = self._facts_of(self.iri.value)
+                bindings[obj].append(pred)
+        entities: dict[str, list[frozenset]] = defaultdict(list)
+        for obj, preds in bindings.items():
+            found = self._facts_of(obj[1:-1], bindings)
+            for pred in preds:
+                entities[pred].append(found)
+        own = self._facts_of(reading, bindings)
         held = {binding: frozenset().union(*sets) for binding, sets in entities.items()}
         held["reading"] = own
         return entities, own, held

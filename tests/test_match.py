@@ -239,8 +239,8 @@ LINE, PRIMARY = "https://w3id.org/divkg/line", "https://w3id.org/divkg/primaryHe
 
 
 def test_alternatives_any_branches_and_counts_are_required(kg):
-    """An ``any`` needs one branch's constant facts, a count with a minimum its counted facts:
-    the compiler records them (dk:requiresOneOf), and a reading holding none is no candidate."""
+    """An ``any`` needs one branch's constant facts (dk:requiresOneOf), a count with a minimum its
+    counted facts of one entity (under a name of its own): a reading holding none is no candidate."""
     move = kg.rules[RULE + "t.move"]
     ((liuchong, shi5),) = move.requires_one_of
     assert liuchong == {
@@ -255,13 +255,10 @@ def test_alternatives_any_branches_and_counts_are_required(kg):
         ("https://w3id.org/divkg/role", "<https://w3id.org/divkg/concept/role/shi>"),
         ("https://w3id.org/divkg/position", "5"),
     }
-    ((earth,),) = kg.rules[RULE + "t.earth"].requires_one_of
-    assert earth == {
-        "E": (
-            LINE,
-            frozenset({("https://w3id.org/divkg/element", "<https://w3id.org/divkg/concept/element/earth>")}),
-        )
-    }
+    assert kg.rules[RULE + "t.earth"].requires["E#1"] == (
+        LINE,
+        frozenset({("https://w3id.org/divkg/element", "<https://w3id.org/divkg/concept/element/earth>")}),
+    )
     shi4 = chart(
         "<https://w3id.org/divkg/reading/t> dk:line :l5 .\n:l5 dk:role role:shi ; dk:position 4 .\n", "qianyi"
     )
@@ -273,18 +270,42 @@ def test_alternatives_any_branches_and_counts_are_required(kg):
     assert not is_candidate(kg.rules[RULE + "t.earth"], *shi5_chart.index()[:2])
 
 
-def test_alternatives_of_a_negated_or_optional_group_are_not_required(kg):
-    """Facts under ``not``, or counted with no minimum, are no requirement."""
-    assert kg.rules[RULE + "t.still"].requires_one_of == ()
-    assert kg.rules[RULE + "t.leak"].requires_one_of == ()
+def test_facts_under_not_are_not_required(kg):
+    still = kg.rules[RULE + "t.still"]
+    assert still.requires_one_of == ()
+    assert still.requires["S"][1] == {
+        ("https://w3id.org/divkg/role", "<https://w3id.org/divkg/concept/role/shi>")
+    }
+
+
+def test_a_relation_requires_an_entity_of_the_other_end(kg):
+    """H.under L needs a hidden line under some line: the reading gives the hidden line the fact
+    (dk:under, "@" + dk:line)."""
+    leak = kg.rules[RULE + "t.leak"]
+    assert ("https://w3id.org/divkg/under", "@" + LINE) in leak.requires["H"][1]
+    assert is_candidate(leak, *chart(LEAK).index()[:2])
+    unattached = LEAK.replace(":h2 dk:under :l2 ;", ":h2")
+    assert not is_candidate(leak, *chart(unattached).index()[:2])
 
 
 def test_candidate_alternatives_change_no_result(built_graph):
-    """The alternatives only skip queries that would find nothing: on generated charts of both
-    systems, every topic of the built graph gives the same results without them."""
+    """Alternatives, relations and counted facts only skip queries that would find nothing: on
+    generated charts of both systems, every topic of the built graph gives the same results with
+    the constant facts of top-level atoms alone."""
     full = KnowledgeGraph.load(built_graph)
     plain = copy.copy(full)
-    plain.rules = {iri: replace(rule, requires_one_of=()) for iri, rule in full.rules.items()}
+    plain.rules = {
+        iri: replace(
+            rule,
+            requires={
+                var: (binding, frozenset((p, v) for p, v in facts if not v.startswith("@")))
+                for var, (binding, facts) in rule.requires.items()
+                if "#" not in var
+            },
+            requires_one_of=(),
+        )
+        for iri, rule in full.rules.items()
+    }
     plain._index_rules()
     rng = random.Random(20261201)
     charts = []
