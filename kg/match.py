@@ -59,6 +59,10 @@ Requirements = dict[str, tuple[str, frozenset[tuple[str, str]]]]
 """Per rule variable, its binding property and the (predicate, value) pairs one entity bound by it
 must hold (``reading`` for the reading's own facts)."""
 
+Relations = dict[str, frozenset[str]]
+"""Per relation predicate, the binding properties of the entities at its other end that rules
+require (the ``@`` values of :data:`Requirements`)."""
+
 ByPredicate = dict[str, list[tuple[str, ox.Triple]]]
 """Facts by their predicate's IRI, each with its object's value (what :func:`_read_by` looks at)."""
 
@@ -333,9 +337,17 @@ class KnowledgeGraph:
         """Each rule under its rarest required fact, per topic and apart for definitions; rules
         requiring nothing apart."""
         frequency: dict[tuple[str, str, str], int] = defaultdict(int)
+        related: dict[str, set[str]] = defaultdict(set)
         for rule in self.rules.values():
             for key in _keys(rule):
                 frequency[key] += 1
+            for requires in (rule.requires, *(a for group in rule.requires_one_of for a in group)):
+                for _, facts in requires.values():
+                    for p, v in facts:
+                        if v.startswith("@"):
+                            related[p].add(v[1:])
+        self.relations: Relations = {p: frozenset(bindings) for p, bindings in related.items()}
+        """The relations rules require (:meth:`Reading.index`)."""
         self.index: dict[tuple[str, bool], dict[tuple[str, str, str], list[RuleInfo]]] = defaultdict(
             lambda: defaultdict(list)
         )
@@ -438,6 +450,7 @@ class Reading:
         """Each subject's (predicate, object) pairs in rule-constant form (objects that are not blank nodes)."""
         self._frozen: dict[str, frozenset[tuple[str, str]]] = {}
         """The facts of each subject whose facts have not changed since, as :meth:`index` gives them."""
+        self._relations: Relations = {}
         self._add_facts(triples)
         readings = [q.subject for q in self.store.quads_for_pattern(None, RDF_TYPE, READING)]
         if len(readings) != 1:
@@ -473,12 +486,17 @@ class Reading:
         s, p, o = triple.subject, triple.predicate, triple.object
         return ox.Quad(s, p, o) in self.store or ox.Quad(s, p, o, self.graph) in self.store
 
-    def index(self) -> ReadingIndex:
-        """Per binding property, the fact sets of its entities; and the reading's own facts.
+    def index(self, relations: Relations) -> ReadingIndex:
+        """Per binding property, the fact sets of its entities; and the reading's own facts. An
+        entity related by a predicate of ``relations`` to an entity bound by one of its bindings
+        also has the fact ``(predicate, "@" + binding)``.
 
         Computed once and kept until :meth:`extend` adds facts: facts added to :attr:`store`
         directly are not seen.
         """
+        if relations is not self._relations:
+            self._frozen.clear()
+            self._relations, self._index = relations, None
         if self._index is None:
             self._index = self._compute_index()
         return self._index
@@ -493,11 +511,17 @@ class Reading:
 
     def _facts_of(self, subject: str, bindings: dict[str, list[str]]) -> frozenset[tuple[str, str]]:
         """The subject's facts, with ``(predicate, "@" + binding)`` for each relation to an entity the
-        reading binds by ``binding`` (what a rule's relation between two variables requires)."""
+        reading binds by ``binding`` that rules require (:meth:`index`)."""
         if (found := self._frozen.get(subject)) is None:
-            pairs = self._facts[subject]
-            related = {(p, "@" + b) for p, o in pairs if o in bindings for b in bindings[o]}
-            found = self._frozen[subject] = frozenset(pairs | related)
+            pairs, relations = self._facts[subject], self._relations
+            related = [
+                (p, "@" + b)
+                for p, o in pairs
+                if o in bindings and p in relations
+                for b in bindings[o]
+                if b in relations[p]
+            ]
+            found = self._frozen[subject] = frozenset(pairs).union(related)
         return found
 
     def _compute_index(self) -> ReadingIndex:
@@ -732,7 +756,7 @@ def retrieve_topics(
         layer = layer_of[t]
         state_layer[id(layer)] = layer
         asked[t] = []
-        for rule in kg.candidates(chains[t], *layer.index()):
+        for rule in kg.candidates(chains[t], *layer.index(kg.relations)):
             if not rule.template:
                 offered[t].append(rule)  # a text-only rule without triggers: "consider" on every reading
             else:
@@ -866,7 +890,7 @@ def _apply_definitions(
     ran: set[str] = set()
     new: ByPredicate = {}
     for round_ in range(rounds):
-        definitions = kg.candidates(chain, *reading.index(), definitions=True)
+        definitions = kg.candidates(chain, *reading.index(kg.relations), definitions=True)
         due = [d for d in definitions if d.iri not in ran or _read_by(d.construct or "", "", new)]
         given: dict[ox.Triple, None] = {}
         for d in due:

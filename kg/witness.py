@@ -486,7 +486,12 @@ class Scopes:
 
         def chart_only(requires: Requirements) -> Requirements:
             return {
-                var: (binding, frozenset((p, v) for p, v in needed if p not in self.definable))
+                var: (
+                    binding,
+                    frozenset(
+                        (p, v) for p, v in needed if p not in self.definable and v[1:] not in self.definable
+                    ),
+                )
                 for var, (binding, needed) in requires.items()
             }
 
@@ -576,7 +581,7 @@ def search(kg: KnowledgeGraph, job: Job) -> tuple[list[Tally], int]:
         sample = next(samples)
         generated += 1
         active = [t for group in by_topic.values() for t in group]
-        entities, own, _ = _chart_index(sample)
+        entities, own, _ = _chart_index(sample, kg)
         possible = {t.rule.iri for t in active if is_candidate(needed[t.rule.iri], entities, own)}
         asked = {
             topic for t in active if t.searching and t.rule.iri in possible for topic in scope[t.rule.iri]
@@ -619,11 +624,11 @@ def _verdicts(outcomes: list[bool | None]) -> tuple[bool | None, bool | None]:
     return fires, silent
 
 
-def _chart_index(sample: Sample) -> ReadingIndex:
+def _chart_index(sample: Sample, kg: KnowledgeGraph) -> ReadingIndex:
     """The candidate index of the sample's chart facts, before any definition."""
     store = ox.Store()
     store.bulk_load(sample.facts, format=ox.RdfFormat.N_TRIPLES)
-    return Reading(store).index()
+    return Reading(store).index(kg.relations)
 
 
 def witness(
