@@ -104,6 +104,8 @@ ELSEWHERE = [
     ("zhizhi.ju10.youzi", "出行", {"day": "甲子", "ju": 12, "plate": "晝"}, None),
     # 丁丑 第6局: 初傳 卯 on 申 (斫輪), 申 void (甲戌旬)
     ("zhizhi.zhuolun-luo-kong.gai-tu", "通占", {"day": "丁丑", "ju": 6, "plate": "晝"}, None),
+    ("zhizhi.zhuolun-luo-kong.xu-ming", "通占", {"day": "丁丑", "ju": 6, "plate": "晝"}, None),
+    ("zhizhi.zhuolun-luo-kong.jing-you", "通占", {"day": "丁丑", "ju": 6, "plate": "晝"}, None),
     # ── 天罡 and the weather ──
     ("zhizhi.tiangang-zhong.xingren", "行人", {"day": "甲子", "ju": 3, "plate": "晝"}, None),  # 辰 on 午
     ("zhizhi.tiangang-ji.xingren", "行人", {"day": "甲子", "ju": 1, "plate": "晝"}, None),  # 辰 on 辰
@@ -172,8 +174,6 @@ ELSEWHERE = [
     ("zhizhi.ju10.mushen-fu-ri", "通占", {"day": "甲子", "ju": 8, "plate": "晝"}, None),
     ("zhizhi.ju10.mushen-bu-qing", "天時", {"day": "甲子", "ju": 8, "plate": "晝"}, None),
     ("zhizhi.ju10.ben-ming-mu-shen", "疾病", {"day": "甲子", "ju": 8, "plate": "晝", "birth": "未"}, None),
-    # 癸 墓 辰; 癸酉 第10局 干上 辰, 支上 子, its 陰 卯 (子 + 3) carries 丁 (丁卯, 甲子旬)
-    ("zhizhi.mushen-zhiyin-ding.jiazhai", "家宅", {"day": "癸酉", "ju": 10, "plate": "晝"}, None),
     # 丁 墓 戌 (火); 丁卯 第6局 三傳 戌 巳 子: 初傳 戌, 末傳 子 (甲子, 旬首), 中傳 巳 the 年命
     ("zhizhi.ju10.ming-chu-mu", "功名", {"day": "丁卯", "ju": 6, "plate": "晝", "birth": "巳"}, None),
     # 丁丑 第4局: 干上 辰 (未 − 3) 沖 支上 戌 (丑 − 3), both 魁罡
@@ -255,8 +255,9 @@ GUIWEI_ONLY = {
 }
 """Generalised reasons that no lesson of another day satisfies (test_reasons_found_on_guiwei_only): their topic
 and the 癸未 lessons they hold on."""
-DAMAGED = {"zhizhi.ju11.zhi-gan-ke-chong"}
-"""Generalised reasons whose text is damaged (支於 ¶80, read 支干): text-only, offered (consider) where they hold."""
+TEXT_ONLY = {"zhizhi.ju11.zhi-gan-ke-chong", "zhizhi.ren-kong-bing-shi.jibing"}
+"""Generalised reasons kept as text, offered (consider) where they hold: 支於 ¶80 is damaged (read 支干), and 尊長難痊
+¶30 is said of an elder who is ill, which no reading records."""
 
 
 @pytest.mark.parametrize(("rule", "topic", "inputs", "querent"), ELSEWHERE, ids=[e[0] for e in ELSEWHERE])
@@ -266,7 +267,7 @@ def test_generalised_reason_on_another_day(
     chart = chart_from_inputs(**{k: v for k, v in inputs.items() if k != "plate"})
     assert chart.day.name != "癸未"
     status = statuses(kg, topic, querent=querent, **inputs).get(rule)
-    assert status == "consider" if rule in DAMAGED else status in ("applies", "overridden")
+    assert status == "consider" if rule in TEXT_ONLY else status in ("applies", "overridden")
 
 
 def test_every_generalised_rule_is_listed(kg: KnowledgeGraph) -> None:
@@ -307,6 +308,9 @@ SILENT = [
     ("zhizhi.liu-yin.taichan", "胎產", {"day": "乙丑", "ju": 3, "plate": "晝"}),
     # 甲子 第1局: 初傳 寅, the 驛馬 of 子, carries neither 貴人 of 甲 (丑, 未)
     ("zhizhi.gui-ma-fa-yong.chuxing", "出行", {"day": "甲子", "ju": 1, "plate": "夜"}),
+    # 乙丑 第6局: the 斫輪 三傳 卯 戌 巳 of 丁丑 第6局, but in the 甲子旬 (戌 亥 void) 卯's seat 申 is real: no 朽
+    ("zhizhi.zhuolun-luo-kong.xu-ming", "通占", {"day": "乙丑", "ju": 6, "plate": "晝"}),
+    ("zhizhi.zhuolun-luo-kong.jing-you", "通占", {"day": "乙丑", "ju": 6, "plate": "晝"}),
 ]
 
 
@@ -411,7 +415,7 @@ def test_reasons_of_the_day_hold_on_every_guiwei_lesson(
     """支干相沖 (癸 寄丑 沖 未), the clash of the spirits over them (six apart on every plate) and 干被支克 are facts of
     the day 癸未, not of a lesson: they hold on all twelve lessons by day and by night (the damaged 支於相剋相沖 is
     offered there), and give way only where an exception citing the lesson's verdict says so."""
-    holds = "consider" if rule in DAMAGED else "applies"
+    holds = "consider" if rule in TEXT_ONLY else "applies"
     for ju in range(1, 13):
         for plate in PLATES:
             expected = "overridden" if (ju, plate) in overridden else holds

@@ -142,10 +142,37 @@ def test_ju7_illness_rescued_by_wood_over_the_natal_year(kg: KnowledgeGraph) -> 
     assert "zhizhi.ju7.jibing-rescue" not in statuses
 
 
-def test_ju7_autumn_or_winter(kg: KnowledgeGraph) -> None:
-    """¶38 若秋冬占此 … 方為吉兆: the 月建 申 is autumn, 卯 spring (with 午, fire, over the 年命 子)."""
-    assert "zhizhi.ju7.hua-nie" in applying(read(kg, "通占", ju=7, plate="晝", month="申"))
-    assert "zhizhi.ju7.hua-nie" not in applying(read(kg, "通占", ju=7, plate="晝", month="卯", birth="子"))
+def test_ju7_autumn_or_winter_lifts_the_duan(kg: KnowledgeGraph) -> None:
+    """¶38 若秋冬占此，或占人年命，上乘金木，方為吉兆，可以化孽成祥 lifts the 斷曰's two verdicts (凡百遲疑 … 阻滯; 又帶
+    刑沖 … 起復不寧) and their generalisations on 局7: the 月建 申 is autumn; in the 卯 month (spring) 申, metal, over
+    the 年命 寅 lifts them too (局7: S(e) = e + 6), 午, fire, over 子 does not."""
+    lifted = {
+        "zhizhi.ju7.zu-zhi": "zhizhi.ju7.hua-nie",
+        "zhizhi.ju7.qi-fu": "zhizhi.ju7.hua-nie-qi-fu",
+        "zhizhi.wuyi-jiase.zu-zhi": "zhizhi.ju7.hua-nie-not-wuyi-jiase",
+        "zhizhi.xing-chong.qi-fu": "zhizhi.ju7.hua-nie-not-xing-chong",
+    }
+    for inputs in ({"month": "申"}, {"month": "卯", "birth": "寅"}):
+        results = {a.rule_id: a for a in read(kg, "通占", ju=7, plate="晝", **inputs)}
+        assert {rule: results[rule].overridden_by for rule in lifted} == {
+            rule: [results[exception].rule] for rule, exception in lifted.items()
+        }
+    spring = applying(read(kg, "通占", ju=7, plate="晝", month="卯", birth="子"))
+    assert set(lifted) <= spring.keys()
+    assert not set(lifted.values()) & spring.keys()
+
+
+def test_ju6_duan_two_clauses_two_verdicts(kg: KnowledgeGraph) -> None:
+    """¶28 凡占盡是虛名，惟驚憂可解耳: a gain in name only, and the one matter that fares well, two verdicts of 第六局
+    beside each other, not one 吉凶參半 (CONVENTIONS, General 4)."""
+    found = applying(read(kg, "通占", ju=6, plate="晝"))
+    assert {
+        rule: (found[rule].polarity, found[rule].wording)
+        for rule in ("zhizhi.ju6.xu-ming", "zhizhi.ju6.jing-you")
+    } == {
+        "zhizhi.ju6.xu-ming": ("凶", "凡占盡是虛名"),
+        "zhizhi.ju6.jing-you": ("吉", "惟驚憂可解耳"),
+    }
 
 
 OFFICIAL = {"occupation": "為官"}

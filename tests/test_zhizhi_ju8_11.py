@@ -143,6 +143,20 @@ def test_ju9_long_illness_offered_as_text(kg: KnowledgeGraph) -> None:
     assert "zhizhi.ju9.jiu-bing" not in by_status(read(kg, "疾病", ju=8, plate="晝"), "consider")
 
 
+def test_ju9_bifa_household_line_on_its_lesson_only(kg: KnowledgeGraph) -> None:
+    """¶62 畢法 眷屬豐盈居狹宅 states no condition and is applied to 第九局: a verdict of that lesson. 第五局 has the
+    same 從革 三傳 巳 丑 酉 on the 土 branch 未 and the 水 stem 癸, so the 解曰's reason (¶56 全金脫支生干 … 人口豐盈，
+    居宅傾墮) holds there too, but the line is not said of it."""
+    ju9 = by_status(read(kg, "家宅", ju=9, plate="晝"))
+    assert (ju9["zhizhi.ju9.bifa.juanshu"].polarity, ju9["zhizhi.ju9.bifa.juanshu"].wording) == (
+        "吉凶參半",
+        "眷屬豐盈居狹宅",
+    )
+    ju5 = by_status(read(kg, "家宅", ju=5, plate="晝"))
+    assert "zhizhi.ju9.jin-tuo-zhi-renzhai" in ju5
+    assert "zhizhi.ju9.bifa.juanshu" not in ju5
+
+
 @pytest.mark.parametrize(
     ("ju", "fired"),
     [
