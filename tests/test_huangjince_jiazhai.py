@@ -213,6 +213,14 @@ def test_white_tiger_on_house(kg, stage, state, vital, expected):
     )
 
 
+@pytest.mark.parametrize(("link", "fires"), [("dk:line", True), ("dk:hiddenLine", False)])
+def test_void_parents_rented_house(kg, link, fires):
+    """父母空房，租賃之宅 (¶56): a void 父母 line; the text names no hidden one."""
+    body = "r:f dk:relative rel:fumu ; dk:void true ."
+    ids = "huangjince.jiazhai.rented"
+    assert fired(kg, chart("jiazhai", body, f"{link} r:f"), ids) == ({ids: {"applies"}} if fires else {})
+
+
 def test_shi_and_day_overcome_house(kg):
     """世與日辰克宅，破祖不寧 (¶64)."""
     body = """r:l2 dk:position 2 . r:l5 dk:position 5 ; dk:role role:shi ; dk:ke r:l2 .
@@ -413,6 +421,17 @@ def test_wealth_changing_into_zisun(kg, changed_to, fires):
     ids = "huangjince.gongming.wealth-to-zisun"
     reading = chart("gongming", body, "dk:line r:l1 ; dk:changedLine r:c1")
     assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
+
+
+@pytest.mark.parametrize(("member", "fires"), [("r:d", True), ("r:l3", False)])
+def test_day_three_harmony_no_first_rank(kg, member, fires):
+    """日辰三合，得財爻而無上選，子孫為元祿 (¶80): 上選 and 元祿 are undefined, so the 三合 the day completes is offered
+    to consider; a frame of lines alone is no 日辰三合."""
+    body = f"""r:j dk:frameKind frame:complete ; dk:relative rel:qicai ; dk:member r:l1 , r:l2 , {member} .
+               r:l1 dk:position 1 . r:l2 dk:position 2 . r:l3 dk:position 3 . r:d dk:pillarKind pillar:day ."""
+    ids = "huangjince.gongming.san-he-shang-xuan"
+    reading = chart("gongming", body, "dk:line r:l1 , r:l2 , r:l3 ; dk:frame r:j ; dk:dayPillar r:d")
+    assert fired(kg, reading, ids) == ({ids: {"consider"}} if fires else {})
 
 
 @pytest.mark.parametrize(("shi_star", "fires"), [("tianyi", True), ("yima", False)])

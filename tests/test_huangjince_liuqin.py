@@ -308,6 +308,12 @@ def test_wifes_ming_meets_husbands_body_on_line_five(kg):
         "r:x dk:position 5 .", "r:x dk:position 5 ; dk:ke r:m ."
     )
     assert fired(kg, reverse, ids) == {}
+    # the wife asking: her 命 is the querent's 命爻; a man's 命爻 is not his wife's 命
+    own = wife.replace("dk:mingOf member:wife", "dk:role role:ming").replace(
+        "topic:liuqin-fuqi ;", "topic:liuqin-fuqi ; dk:querentSex sex:female ;"
+    )
+    assert fired(kg, own, ids) == {ids + ".sheng-he": {"applies"}}
+    assert fired(kg, own.replace("sex:female", "sex:male"), ids) == {}
 
 
 def _body_and_spouse(sex: str, member: str, relation: str) -> str:
@@ -367,6 +373,52 @@ def test_husband_and_wife_fall_out(kg):
     assert fired(kg, clash, ids) == {ids + ".fan-mu": {"applies"}}
 
 
+def _brothers(younger: str) -> str:
+    """The elder brother's 命 (line 2) with the day's branch, and the younger's 命 (line 5, ``younger``: its
+    facts)."""
+    return chart(
+        "liuqin-xiongdi",
+        f"""r:a dk:position 2 ; dk:mingOf member:elder-brother ; dk:ke r:b ; dk:bing r:d .
+            r:b dk:position 5 ; {younger} .
+            r:d dk:pillarKind pillar:day .""",
+        "dk:line r:a , r:b ; dk:dayPillar r:d",
+    )
+
+
+def test_brothers_with_the_day_overcome_each_other(kg):
+    """兄帶日辰克弟身命爻，弟帶日辰克兄身命爻，主兄弟不和，互相凌虐: either brother's 命, with the day's branch,
+    overcoming the other's."""
+    ids = LQ + "xiongdi-wu-qing"
+    assert fired(kg, _brothers("dk:mingOf member:younger-brother"), ids) == {ids: {"applies"}}
+    # the line overcome is the son's 命, not the younger brother's
+    assert fired(kg, _brothers("dk:mingOf member:son"), ids) == {}
+    # the elder's 命 without the day's branch
+    assert fired(kg, _brothers("dk:mingOf member:younger-brother").replace(" ; dk:bing r:d", ""), ids) == {}
+
+
+def _ruin(sex: str, wife: str, husband: str) -> str:
+    """妻身命爻…剋夫身命爻: the wife's line (line 2, ``wife``) overcoming the husband's (line 4, ``husband``)."""
+    return chart(
+        "liuqin-fuqi",
+        f"""r:w dk:position 2 ; {wife} ; dk:ke r:h .
+            r:h dk:position 4 ; {husband} .""",
+        f"dk:line r:w , r:h ; dk:querentSex sex:{sex}",
+    )
+
+
+def test_wife_on_the_husbands_house_stars(kg):
+    """妻犯夫家之殺，妻破夫家 (夫家破耗二殺所臨之位，妻身命爻犯之剋夫身命爻): the stars are not defined, so the wife's
+    身命 overcoming the husband's is offered to consider."""
+    ids = LQ + "po-fu-jia"
+    assert fired(kg, _ruin("female", "dk:role role:guashen", "dk:mingOf member:husband"), ids) == {
+        ids: {"consider"}
+    }
+    assert fired(kg, _ruin("male", "dk:mingOf member:wife", "dk:role role:ming"), ids) == {ids: {"consider"}}
+    # the husband overcoming the wife is not the case
+    reverse = _ruin("male", "dk:role role:ming", "dk:mingOf member:wife")
+    assert fired(kg, reverse, ids) == {}
+
+
 def test_xuanwu_or_peach_blossom_on_the_ming_lust(kg):
     """玄武桃花犯命中，荒淫酒色 (身命帶玄武桃花，主貪酒色，男則粘紅綴綠，女則葉人牽惹): one verdict, whatever the sex."""
     ids = LQ + "huang-yin"
@@ -393,6 +445,25 @@ def test_husbands_body_on_wifes_ming(kg):
     couple = on_ming.replace("topic:hunyin", "topic:liuqin-fuqi")
     assert fired(kg, couple, lewd) == {lewd: {"consider"}}
     assert fired(kg, couple.replace("sex:male", "sex:female"), lewd) == {}
+
+
+def test_husbands_moving_ming_with_the_day(kg):
+    """或夫命爻動並日辰為之，將身就婦也: 為之 does not say what the 命 does, so the husband's 命 moving with the day's
+    branch is offered to consider (the querent's 命爻 when he asks, else his 命 given as a member's)."""
+    ids = LQ + "jiang-shen-jiu-fu-ming"
+    own = chart(
+        "hunyin",
+        """r:h dk:position 4 ; dk:role role:ming ; dk:moving true ; dk:bing r:d .
+           r:d dk:pillarKind pillar:day .""",
+        "dk:line r:h ; dk:dayPillar r:d ; dk:querentSex sex:male",
+    )
+    assert fired(kg, own, ids) == {ids: {"consider"}}
+    wife_asks = own.replace("dk:role role:ming", "dk:mingOf member:husband").replace("sex:male", "sex:female")
+    assert fired(kg, wife_asks, ids) == {ids: {"consider"}}
+    # a woman's own 命爻 is not her husband's
+    assert fired(kg, own.replace("sex:male", "sex:female"), ids) == {}
+    # the 命 without the day's branch
+    assert fired(kg, own.replace(" ; dk:bing r:d", ""), ids) == {}
 
 
 def test_wifes_ming_from_the_household_combining_ying(kg):
@@ -619,12 +690,39 @@ def _robbery_and_loss(wang_hurts: str) -> str:
 
 
 def test_jiesha_or_wangshen_hurting_the_body(kg):
-    """劫亡兩賊傷身，青草墳頭之鬼: no chart has both stars hurting the 身 (they are always 巳亥 or 寅申), so the
-    sentence is offered to consider when one of them does."""
+    """劫亡兩賊傷身，青草墳頭之鬼: no chart has both stars overcoming the 身 (they are always 巳亥 or 寅申, and nothing
+    is overcome by both Fire and Water, or both Wood and Metal), so the sentence is offered to consider when one
+    of them does."""
     ids = SM + "jie-wang-liang-zei"
-    assert fired(kg, _robbery_and_loss("; dk:hai r:b"), ids) == {ids: {"consider"}}
+    assert fired(kg, _robbery_and_loss("; dk:ke r:b"), ids) == {ids: {"consider"}}
+    # 傷身 is 克 (本命受鬼克為傷身, ¶76): a 害 is not
+    assert fired(kg, _robbery_and_loss("; dk:hai r:b"), ids) == {}
     # neither thief hurts the 身
     assert fired(kg, _robbery_and_loss(""), ids) == {}
+
+
+def _both_void(ghost: str) -> str:
+    """身命兩空: the 卦身 and the 命 line both void and at 絕; a 官鬼 with 亡神 (``ghost``: its relations)."""
+    return chart(
+        "shenming",
+        f"""r:b dk:position 3 ; dk:role role:guashen ; dk:void true ; dk:stage stage:jue .
+            r:m dk:position 5 ; dk:role role:ming ; dk:void true ; dk:stage stage:jue .
+            r:g dk:position 1 ; dk:relative rel:guangui ; dk:shensha star:wangshen {ghost} .""",
+        "dk:line r:b , r:m , r:g",
+    )
+
+
+def test_body_and_ming_both_void_meet_sha(kg):
+    """身命兩空遇殺，黃泉路上之人 (身命逢絕，在旬中空亡，亡神劫殺帶鬼，傷身克命): 傷身克命 lists two objects, either
+    overcome."""
+    ids = SM + "liang-kong"
+    assert fired(kg, _both_void("; dk:ke r:m"), ids) == {ids: {"applies"}}
+    assert fired(kg, _both_void("; dk:ke r:b"), ids) == {ids: {"applies"}}
+    # 傷 is 克: a 沖 of the 身 is not
+    assert fired(kg, _both_void("; dk:chong r:b"), ids) == {}
+    # the 命 not void: one void only
+    one_void = _both_void("; dk:ke r:m").replace("role:ming ; dk:void true", "role:ming ; dk:void false")
+    assert fired(kg, one_void, ids) == {}
 
 
 def test_pian_zheng_zhi_fu_in_guan(kg):
@@ -734,10 +832,10 @@ def test_gou_zhi_mingyi_renshen_true_brother(kg):
 
 def test_heng_zhi_guan_on_xinchou_secret_wealth(kg):
     """命帶玄武財爻有暗來妻財，如辛丑日下得恆觀卦是: on a 辛 day 玄武 is on line 2 (白虎 starts line 1), 雷風恆's
-    辛亥; for a querent born in a 亥 year that is the 命爻. Lines 2–6 move into 風地觀."""
+    辛亥 父母, no 財, so the example does not say how the 財 goes with the 命: the 命 with 玄武 is offered to
+    consider. For a querent born in a 亥 year line 2 is the 命爻. Lines 2–6 move into 風地觀."""
     _, results = cast(kg, "甲子 丙寅 辛丑", "899966", "婚姻", {"birth": "亥"})
-    found = bound(results, LQ + "an-lai-qi-cai")
-    assert found and all(b["M"] == "line/2" for b in found)
+    assert bound(results, LQ + "an-lai-qi-cai", "consider") == [{"M": "line/2"}]
     # a querent born in a 子 year has no 命 line in 恆 (丑 亥 酉 午 申 戌)
     _, other = cast(kg, "甲子 丙寅 辛丑", "899966", "婚姻", {"birth": "子"})
-    assert bound(other, LQ + "an-lai-qi-cai") == []
+    assert bound(other, LQ + "an-lai-qi-cai", "consider") == []

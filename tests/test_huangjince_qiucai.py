@@ -246,6 +246,11 @@ def test_xiong_tai_guo(kg):
     assert fired(kg, chart("qiucai", body.format(day="qicai"), links), "xiong-") == {
         Q + "xiong-wang-dong": {"applies"}
     }
+    # 至財爻生旺日: a 財 line; a 伏神 財 alone (the 財 off the hexagram, ¶6) is not dated here
+    hidden = links.replace("dk:line r:x , r:f", "dk:line r:x ; dk:hiddenLine r:f")
+    assert fired(kg, chart("qiucai", body.format(day="xiongdi"), hidden), "xiong-") == {
+        Q + "xiong-wang-dong": {"applies"}
+    }
 
 
 def test_shen_huo_xiong_lin(kg):
@@ -355,6 +360,19 @@ def test_cai_hua_gui_and_hua_kong(kg):
     }
 
 
+@pytest.mark.parametrize(("changed", "fires"), [("qicai", True), ("xiongdi", False)])
+def test_fu_hua_cai(kg, changed, fires):
+    """父化財，必辛勤而有得 (不自然而得，必勤勞後得): the money is got, at the cost of toil."""
+    body = f"""r:a dk:relative rel:fumu ; dk:moving true ; dk:changesTo r:c .
+               r:c dk:relative rel:{changed} ."""
+    found = [
+        a
+        for a in run(kg, chart("qiucai", body, "dk:line r:a ; dk:changedLine r:c"))[1]
+        if a.rule_id == Q + "fu-hua-cai"
+    ]
+    assert [(a.status, a.polarity) for a in found] == ([("applies", "吉凶參半")] if fires else [])
+
+
 @pytest.mark.parametrize(
     ("topic", "purpose", "expected"),
     [
@@ -460,6 +478,17 @@ def _param(kg: KnowledgeGraph, turtle: str, rule: str) -> str:
     hits = [a for a in run(kg, turtle)[1] if a.rule_id == Q + rule and a.status == "applies"]
     assert len(hits) == 1, [a.rule_id for a in run(kg, turtle)[1]]
     return hits[0].parameters["day"]
+
+
+@pytest.mark.parametrize(("moving", "fires"), [("true", True), ("false", False)])
+def test_xiong_sheng_fu(kg, moving, fires):
+    """卦無財爻而得兄弟生扶子孫財源者，即以兄弟爻斷: which line dates the gain, offered with the gain's polarity."""
+    body = f"""r:p dk:absentRelative rel:qicai .
+               r:x dk:relative rel:xiongdi ; dk:moving {moving} ; dk:sheng r:z .
+               r:z dk:relative rel:zisun ."""
+    turtle = chart("qiucai-shiri", body, "dk:line r:x , r:z ; dk:primaryHexagram r:p")
+    found = [a for a in run(kg, turtle)[1] if a.rule_id == Q + "xiong-sheng-fu"]
+    assert [(a.status, a.polarity) for a in found] == ([("consider", "吉")] if fires else [])
 
 
 def test_wang_kong_guo_xun(kg):

@@ -101,6 +101,32 @@ def cast(kg: KnowledgeGraph, lines: str, topic: str, pillars: str = "庚寅 戊�
 APPLIES = {"applies"}
 
 
+# ── 求財 ¶6 (huangjince.yaml): 兄動而財空，謂之避空，過旬生旺日，財亦可得 ──────────────────────────────
+
+
+def test_void_wealth_escapes_the_moving_brother(kg):
+    """The void 財 line: the money comes after the 旬, on its first 長生 or 帝旺 day. On 甲子 (旬空 戌亥) the next
+    旬 opens on 甲戌; the 財 亥 is Water, 長生 at 申 and 帝旺 at 子, so the day is 丙子, twelve days on."""
+    ids = "huangjince.qiucai.bikong"
+    entities = {
+        "l1": "dk:relative rel:xiongdi ; dk:moving true",
+        "l2": "dk:relative rel:qicai ; dk:element el:water ; dk:branch br:hai ; dk:void true",
+    }
+    found = [
+        a
+        for a in results(kg, chart("qiucai", entities, facts="dk:dayGanzhi gz:jia-zi"))[0]
+        if a.rule_id == ids
+    ]
+    assert [a.status for a in found] == ["applies"]
+    assert found[0].parameters["day"].startswith("丙子日, 12 days")
+    # 財若不空不伏: a void hidden 財 is the 不上卦 case of the same note, not this one
+    hidden = {"l1": entities["l1"], "h2": entities["l2"]}
+    assert fired(kg, chart("qiucai", hidden, facts="dk:dayGanzhi gz:jia-zi"), ids) == {}
+    # the 兄弟 does not move: nothing to avoid
+    still = {**entities, "l1": "dk:relative rel:xiongdi ; dk:moving false"}
+    assert fired(kg, chart("qiucai", still, facts="dk:dayGanzhi gz:jia-zi"), ids) == {}
+
+
 # ── 合夥 ¶30: 合夥不嫌兄弟 (兄臨卦身，世爻安靜不妨 … 動則不宜) ────────────────────────────────────
 
 
@@ -244,6 +270,8 @@ def test_crafts_ghost_moves_and_generates_the_body(kg):
     assert fired(kg, still, ids) == {}
     # no 主顧 outside 九流
     assert fired(kg, chart("qiucai", body, "r:l2 dk:sheng r:l4 ."), ids) == {}
+    # 合 is the note's, said of the 世: a moving 官鬼 combining with the 卦身 is neither 生身 nor 生合世爻
+    assert fired(kg, chart("jiuliu", body, "r:l2 dk:he r:l4 . r:l4 dk:he r:l2 ."), ids) == {}
 
 
 def test_crafts_no_ghost(kg):
