@@ -513,7 +513,7 @@ class Reading:
         """The subject's facts, with ``(predicate, "@" + binding)`` for each relation to an entity the
         reading binds by ``binding`` that rules require (:meth:`index`)."""
         if (found := self._frozen.get(subject)) is None:
-            pairs, relations = self._facts[subject], self._relations
+            pairs, relations = self._facts.get(subject, set()), self._relations
             related = [
                 (p, "@" + b)
                 for p, o in pairs
@@ -530,7 +530,7 @@ class Reading:
             self._frozen.clear()  # the relations' "@" facts follow the reading's bindings
         bindings: dict[str, list[str]] = defaultdict(list)
         for pred, obj in facts[reading]:
-            if obj.startswith("<") and obj[1:-1] in facts:
+            if obj.startswith("<"):  # an entity, even one with no facts of its own, or a concept
                 bindings[obj].append(pred)
         entities: dict[str, list[frozenset]] = defaultdict(list)
         for obj, preds in bindings.items():
@@ -546,8 +546,16 @@ class Reading:
         """Solutions of a query (with its PREFIX declarations) as {variable: value}; the variables in
         ``terms`` in rule-constant form (``<iri>``, ``6``)."""
         if engine == "oxigraph":
-            rows = solutions(self._query(query))
-            return [{k: _term(t) if k in terms else t.value for k, t in row.items()} for row in rows]
+            results = self._query(query)
+            names = [(v.value, v.value in terms) for v in results.variables]
+            return [
+                {
+                    n: _term(t) if constant else t.value
+                    for (n, constant), t in zip(names, row, strict=True)
+                    if t is not None
+                }
+                for row in results
+            ]
         return [
             {
                 str(k): v.n3() if k in terms and not isinstance(v, Literal) else str(v)

@@ -28,6 +28,12 @@ rules:
     vars: {L: line, H: hidden-line}
     when: [L.relative 父母, H.under L, H.element 水, H.relative 官鬼]
     then: {polarity: 凶, zh: 棟必漏, en: leak}
+  - id: t.under                     # a relation alone
+    para: 6
+    quote: 父下伏水鬼，棟必漏也。
+    vars: {L: line, H: hidden-line}
+    when: [H.under L]
+    then: {polarity: 中, zh: 伏, en: hidden under a line (test rule)}
   - id: t.yongshen                  # a definition assigning a role for 棟梁
     para: 2
     quote: 以六爻木父為用也。
@@ -286,6 +292,13 @@ def test_a_relation_requires_an_entity_of_the_other_end(kg):
     assert is_candidate(leak, *chart(LEAK).index(kg.relations)[:2])
     unattached = LEAK.replace(":h2 dk:under :l2 ;", ":h2")
     assert not is_candidate(leak, *chart(unattached).index(kg.relations)[:2])
+
+
+def test_a_relation_to_an_entity_with_no_facts_of_its_own(kg):
+    """The line the hidden line lies under is bound by the reading alone (a hand-written chart):
+    the relation still counts."""
+    bare = "<https://w3id.org/divkg/reading/t> dk:line :l2 ; dk:hiddenLine :h2 .\n:h2 dk:under :l2 .\n"
+    assert ("t.under", "applies") in fired(kg, chart(bare))
 
 
 def test_candidate_alternatives_change_no_result(built_graph):
