@@ -53,6 +53,7 @@ class KgGroup(click.Group):
         "match": "kg.reading:match_command",
         "coverage": "kg.coverage:coverage_command",
         "witness": "kg.witness:witness_command",
+        "agreement": "kg.agreement:agreement_command",
         "cite": "kg.cite:cite_command",
         "search": "kg.concordance:search_command",
         "explore": "kg.explore:explore_group",
