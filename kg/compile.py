@@ -165,10 +165,11 @@ class _Query:
         self.concrete: list[str] = []
         self.template: list[str] = []
         self.requires: list[str] = []
-        """The constant facts the rule needs, as ``dk:requires`` keys (top-level atoms of one value)."""
+        """The facts the rule needs, as ``dk:requires`` keys: those of its top-level atoms of one
+        value and relations, and those a top-level count with a minimum counts."""
         self.requires_one_of: list[list[list[str]]] = []
         """Needs of which one alternative must hold: the values of a top-level atom with several,
-        the branches of a top-level ``any`` (each the keys of its own top-level atoms)."""
+        the branches of a top-level ``any`` (each what its own atoms and counts need)."""
         self.sink: list[str] | None = None
         """Where an atom of one value puts its key: the rule's requires, those of a top-level branch
         or of a top-level count with a minimum, or nowhere (under ``not``, in a nested branch)."""
