@@ -106,6 +106,13 @@ def reading(ctx: click.Context, source: Path | None, fmt: str, graph: Path) -> N
     if ctx.invoked_subcommand is not None:
         if source is not None:
             raise click.UsageError("give --from before no subcommand: kg reading --from FILE")
+        # --graph and --format given before the subcommand are its defaults (its own still win)
+        given = {
+            name: value
+            for name, value in (("graph", graph), ("fmt", fmt))
+            if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        }
+        ctx.default_map = {ctx.invoked_subcommand: given}
         return
     if source is None:
         click.echo(ctx.get_help())

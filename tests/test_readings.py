@@ -112,3 +112,16 @@ def test_text_only_rules_without_triggers_stay_in_their_system(graph):
     liuyao = rules("liuyao", "--pillars", "庚寅 戊寅 癸亥", "--lines", "977778")
     assert any(rule.startswith("huangjince.") for rule in liuyao)
     assert not [rule for rule in liuyao if rule.startswith(("yinhezhao.", "zhizhi."))]
+
+
+def test_reading_options_before_the_subcommand_are_kept(graph, tmp_path):
+    """``kg reading --graph G --format json liuyao …`` reads G and prints JSON; the subcommand's
+    own options still win."""
+    cast = ["liuyao", "--pillars", "庚寅 戊寅 癸亥", "--lines", "977778", "--topic", "求財"]
+    missing = CliRunner().invoke(main, ["reading", "--graph", str(tmp_path / "none.nq"), *cast])
+    assert missing.exit_code == 2 and "none.nq" in missing.output
+    body = json.loads(run("reading", "--graph", str(graph), "--format", "json", *cast))
+    assert any(r["rule_id"].startswith("huangjince.") for r in body["rules"])
+    assert run("reading", "--format", "json", *cast, "--graph", str(graph), "--format", "text").startswith(
+        "庚寅年"
+    )
