@@ -89,15 +89,13 @@ def test_a_sentence_neither_side_encodes_is_silent(results):
     assert (figures["agree"], figures["differ"], figures["silent"], figures["agree_pct"]) == (1, 1, 1, 50.0)
 
 
-def test_command_reports_json_and_refuses_a_bad_sample(files):
-    args = ["agreement", "--sample", str(files / "sample.yaml"), "--blind", str(files / "blind.yaml")]
-    run = CliRunner().invoke(
-        main, [*args, "--rules", str(files / "rules"), "--readings", "20", "--format", "json"]
-    )
-    assert run.exit_code == 0, run.output
-    assert [s["status"] for s in json.loads(run.output)["sentences"]][1] == "silent"
+def test_json_names_the_differing_reading(results):
+    clash = json.loads(json.dumps(results[0].as_dict(), ensure_ascii=False))
+    assert clash["status"] == "differ" and clash["verdicts"] == {"main": ["吉"], "blind": ["中"]}
+
+
+def test_command_refuses_a_sample_of_no_work(files):
     (files / "bad.yaml").write_text("work: nowhere\nsample: []\n", encoding="utf-8")
-    bad = CliRunner().invoke(
-        main, ["agreement", "--sample", str(files / "bad.yaml"), "--blind", str(files / "blind.yaml")]
-    )
+    args = ["agreement", "--sample", str(files / "bad.yaml"), "--blind", str(files / "blind.yaml")]
+    bad = CliRunner().invoke(main, args)
     assert bad.exit_code == 2 and "unknown work 'nowhere'" in bad.output
