@@ -149,8 +149,6 @@ ELSEWHERE = [
     ("zhizhi.ju9.mo-di-sheng", "通占", {"day": "甲子", "ju": 4, "plate": "晝"}, None),
     # 甲子 第3局: 三傳 戌 申 午: 午 火 生 戌 土, the 妻財 of 甲
     ("zhizhi.ju8.mo-zhu-chu-cai", "求財", {"day": "甲子", "ju": 3, "plate": "晝"}, None),
-    # 甲子 第9局: 三傳 辰 申 子: 子 生 甲 (父母), 申 克 甲 (官鬼)
-    ("zhizhi.guan-yin.gongming", "功名", {"day": "甲子", "ju": 9, "plate": "晝"}, None),
     # 壬午 第6局: 三傳 午 丑 申 — 末 申 void (甲戌旬) 生 壬; 中 丑, real, 克 壬
     ("zhizhi.sheng-kong-gui-shi", "通占", {"day": "壬午", "ju": 6, "plate": "晝"}, None),
     # 壬午 第4局: 干上 申 (亥 − 3) void, 生 壬; 支上 卯 (午 − 3), 子孫 of 壬, not void
@@ -212,6 +210,9 @@ ELSEWHERE = [
     ("zhizhi.tu-jiang-jin-ju.yu-shen", "通占", {"day": "癸酉", "ju": 5, "plate": "晝"}, None),
     # … and, whatever the generals, the 金局 generates 癸: 三傳育身 by night too
     ("zhizhi.jin-ju-sheng-gan.yu-shen", "通占", {"day": "癸酉", "ju": 5, "plate": "夜"}, None),
+    # … with 酉 (父母, 印綬) and 丑 (官鬼, 官星) among them, by day: 仕宦所宜, and 俗庶難勝 offered
+    ("zhizhi.guan-yin.gongming", "功名", {"day": "癸酉", "ju": 5, "plate": "晝"}, None),
+    ("zhizhi.guan-yin.su-shu", "功名", {"day": "癸酉", "ju": 5, "plate": "晝"}, None),
     ("zhizhi.ju9.zhoujiang-tu", "通占", {"day": "癸酉", "ju": 5, "plate": "晝"}, None),
     # 癸丑 第5局: 從革, 支 丑 土, 癸 水
     ("zhizhi.ju9.jin-tuo-zhi-renzhai", "家宅", {"day": "癸丑", "ju": 5, "plate": "晝"}, None),
@@ -255,9 +256,9 @@ GUIWEI_ONLY = {
 }
 """Generalised reasons that no lesson of another day satisfies (test_reasons_found_on_guiwei_only): their topic
 and the 癸未 lessons they hold on."""
-TEXT_ONLY = {"zhizhi.ju11.zhi-gan-ke-chong", "zhizhi.ren-kong-bing-shi.jibing"}
-"""Generalised reasons kept as text, offered (consider) where they hold: 支於 ¶80 is damaged (read 支干), and 尊長難痊
-¶30 is said of an elder who is ill, which no reading records."""
+TEXT_ONLY = {"zhizhi.ju11.zhi-gan-ke-chong", "zhizhi.ren-kong-bing-shi.jibing", "zhizhi.guan-yin.su-shu"}
+"""Generalised reasons kept as text, offered (consider) where they hold: 支於 ¶80 is damaged (read 支干), 尊長難痊
+¶30 is said of an elder who is ill and 俗庶難勝 ¶12 of a commoner, which no reading records."""
 
 
 @pytest.mark.parametrize(("rule", "topic", "inputs", "querent"), ELSEWHERE, ids=[e[0] for e in ELSEWHERE])
@@ -303,6 +304,11 @@ SILENT = [
     ("zhizhi.jin-ju-sheng-gan.yu-shen", "通占", {"day": "壬午", "ju": 8, "plate": "晝"}),
     # 癸酉 第5局 by night: 夜貴 卯 on 未 runs backward, 巳 太陰 丑 朱雀 酉 天空 — not all 土 (晝將 is the 晝 plate)
     ("zhizhi.tu-jiang-jin-ju.yu-shen", "通占", {"day": "癸酉", "ju": 5, "plate": "夜"}),
+    ("zhizhi.guan-yin.gongming", "功名", {"day": "癸酉", "ju": 5, "plate": "夜"}),
+    ("zhizhi.guan-yin.su-shu", "功名", {"day": "癸酉", "ju": 5, "plate": "夜"}),
+    # 甲子 第9局: 三傳 辰 申 子 hold the office (申 克 甲) and the seal (子 生 甲), but no metal frame nourishing a 水
+    # stem, to which ¶14 adds them (又兼)
+    ("zhizhi.guan-yin.gongming", "功名", {"day": "甲子", "ju": 9, "plate": "晝"}),
     ("zhizhi.ju9.zhoujiang-tu", "通占", {"day": "癸酉", "ju": 5, "plate": "夜"}),
     # 乙丑 第3局: 三傳 亥 酉 未 on 丑 亥 酉, all 陰, but the 1課 upper 寅 (乙 寄辰, 辰 − 2) is 陽: not 課傳純陰
     ("zhizhi.liu-yin.taichan", "胎產", {"day": "乙丑", "ju": 3, "plate": "晝"}),
@@ -468,8 +474,9 @@ def test_liu_yin_read_one_way(kg: KnowledgeGraph) -> None:
 def test_day_generals_of_a_lesson_reason_on_the_day_plate(kg: KnowledgeGraph) -> None:
     """¶14 晝將純土生傳 (第五局) and ¶56 晝將皆土，盡生三傳 (第九局): on the text's lessons both generalisations fire
     where the 三傳 are 從革 and carry 土 generals on the plate asked, which the table gives only by day (第五局 巳 丑 酉
-    and 第九局 酉 丑 巳 with 貴人 勾陳 太常; by night 太陰 朱雀 天空 and 天空 太陰 朱雀)."""
-    rules = ("zhizhi.tu-jiang-jin-ju.yu-shen", "zhizhi.ju9.zhoujiang-tu")
+    and 第九局 酉 丑 巳 with 貴人 勾陳 太常; by night 太陰 朱雀 天空 and 天空 太陰 朱雀); and so does ¶14 仕宦所宜, which
+    又兼 adds to that nourishing (酉 印綬, 丑 官星)."""
+    rules = ("zhizhi.tu-jiang-jin-ju.yu-shen", "zhizhi.ju9.zhoujiang-tu", "zhizhi.guan-yin.gongming")
     lessons = {p.section.lesson["ju"] for p in work("zhizhi").paragraphs.values()}
     plate_column = {"晝": "day_plate", "夜": "night_plate"}
     fired = set()
@@ -481,8 +488,8 @@ def test_day_generals_of_a_lesson_reason_on_the_day_plate(kg: KnowledgeGraph) ->
         for plate, column in plate_column.items():
             generals = {row[column].split(",")[BRANCHES.index(b)] for b in chuan}
             expected = set(chuan) == set("巳酉丑") and generals <= EARTH_GENERALS
-            found = statuses(kg, "通占", plate, day="癸未", ju=ju)
-            assert [rule in found for rule in rules] == [expected, expected], (ju, plate)
+            found = statuses(kg, "功名", plate, day="癸未", ju=ju)
+            assert [rule in found for rule in rules] == [expected] * len(rules), (ju, plate)
             if expected:
                 fired.add((ju, plate))
     assert fired == {(5, "晝"), (9, "晝")}

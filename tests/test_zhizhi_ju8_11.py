@@ -230,9 +230,10 @@ def test_zhinan_case_huishi(kg: KnowledgeGraph) -> None:
     # without the 行年 the last two sentences have nothing to stand on; without the year, no 太歲
     no_walking = by_status(read(kg, "功名", moment="2057-03-27T12:00")).keys()
     assert ZHINAN.keys() & no_walking == {"zhizhi.ju9.zhinan.jiabang", "zhizhi.ju9.gui-de-cai-ma-sui"}
-    # on the 夜 plate 巳 carries 朱雀 (夜貴 卯 on 亥 runs forward: 卯 貴人, 辰 螣蛇, 巳 朱雀): no 貴 over the stem
-    night = by_status(read(kg, "功名", moment="2057-03-27T12:00", plate="夜")).keys()
-    assert not {"zhizhi.ju9.zhinan.jiabang", "zhizhi.ju9.gui-de-cai-ma-sui"} & night
+    # on the 夜 plate 巳 carries 朱雀 and 戌 白虎 (夜貴 卯 on 亥 runs forward: 卯 貴人, 辰 螣蛇, 巳 朱雀 … 戌 白虎): no 貴
+    # over the stem, no 青龍 over the 行年
+    night = by_status(read(kg, "功名", moment="2057-03-27T12:00", plate="夜", walking_year="午")).keys()
+    assert not ZHINAN.keys() & night
     assert not ZHINAN.keys() & by_status(read(kg, "功名", ju=9, plate="晝", walking_year="午")).keys()
 
 

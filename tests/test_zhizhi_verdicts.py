@@ -78,7 +78,7 @@ VERDICTS = [
     (5, "天時", BOTH, {}, "zhizhi.ju5.tianshi", "中", "占天不雨"),
     (5, "家宅", ("夜",), {}, "zhizhi.ju5.jiazhai", "吉", "貴人臨宅，夜占乃吉"),
     (5, "功名", ("晝",), {}, "zhizhi.ju5.gongming", "吉", "求官最吉，但嫌權攝不正"),
-    (5, "功名", BOTH, {}, "zhizhi.ju5.guan-yin", "吉", "富而且貴，仕宦所宜"),
+    (5, "功名", ("晝",), {}, "zhizhi.ju5.guan-yin", "吉", "富而且貴，仕宦所宜"),
     (5, "求財", BOTH, {}, "zhizhi.ju5.qiucai", "吉", "求財必獲"),
     (5, "婚姻", BOTH, {}, "zhizhi.ju5.hunyin", "凶", "男女雖佳，朱陳難締"),
     (5, "胎產", BOTH, {}, "zhizhi.ju5.taichan-nv", "中", "胎必成女"),
@@ -325,7 +325,7 @@ EXCEPTIONS = [
         "zhizhi.ju5.guan-yin-not-chao-guan",
         "zhizhi.liu-yin.chao-guan",
         "功名",
-        (5, "夜"),
+        (5, "晝"),
         (7, "晝"),
         OFFICIAL,
         {},
@@ -380,6 +380,22 @@ def test_ju5_house_by_day_keeps_the_generalisations(kg: KnowledgeGraph) -> None:
     assert "zhizhi.ren-zhai-chong-ke.jiazhai" in found
     assert "zhizhi.ju11.zhi-gan-ke-chong" in by_status(results, "consider")
     assert not {"zhizhi.ju5.jiazhai-not-chong-ke", "zhizhi.ju5.jiazhai-not-ke-chong"} & found.keys()
+
+
+def test_ju5_office_judged_by_day_only(kg: KnowledgeGraph) -> None:
+    """¶14 又兼酉為印綬，丑為官星，富而且貴，仕宦所宜 adds the seal and the office to the nourishing of the 晝將 (晝將純土生傳
+    … 併力育身): by day the lesson's verdict applies, 俗庶難勝 is offered and ¶36's generalisation gives way for an
+    official; by night (巳 丑 酉 carry 太陰 朱雀 天空) the text judges office nowhere on 第五局, so 六陰相繼 … 必遭責黜
+    applies for him."""
+    lesson = {"zhizhi.ju5.guan-yin", "zhizhi.guan-yin.gongming"}
+    offered = {"zhizhi.ju5.su-shu", "zhizhi.guan-yin.su-shu"}
+    day = read(kg, "功名", plate="晝", querent=OFFICIAL, ju=5)
+    assert lesson <= by_status(day).keys()
+    assert offered <= by_status(day, "consider").keys()
+    assert "zhizhi.liu-yin.chao-guan" in by_status(day, "overridden")
+    night = read(kg, "功名", plate="夜", querent=OFFICIAL, ju=5)
+    assert not (lesson | offered | {"zhizhi.ju5.guan-yin-not-chao-guan"}) & {a.rule_id for a in night}
+    assert by_status(night)["zhizhi.liu-yin.chao-guan"].polarity == "凶"
 
 
 def test_ju11_marriage_by_night(kg: KnowledgeGraph) -> None:
