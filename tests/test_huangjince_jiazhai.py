@@ -213,6 +213,22 @@ def test_white_tiger_on_house(kg, stage, state, vital, expected):
     )
 
 
+@pytest.mark.parametrize(("relative", "polarity"), [("xiongdi", "中"), ("guangui", "凶"), ("qicai", "凶")])
+def test_white_tiger_part(kg, relative, polarity):
+    """若臨兄舊門戶 … 臨官階除破損 … 臨財舊廚庭，或破古戶牖低土地 (¶54): which part, for the moving 白虎 on the 宅
+    outside the 旬 in both its cases (休囚 utterly without 生旺, 休囚 at 帝旺), as the 青龍 list goes with both 青龍
+    cases; an old part is described (中), broken steps or windows are a harm (凶)."""
+    ids = "huangjince.jiazhai.baihu-part"
+    for stage, vital in (("si", "false"), ("diwang", "true")):
+        body = f"""r:l2 dk:position 2 ; dk:beast beast:baihu ; dk:moving true ; dk:inDayXun false ;
+                   dk:relative rel:{relative} ; dk:stage stage:{stage} ; dk:seasonalState state:qiu ; dk:vital {vital} ."""
+        found = [a for a in retrieve(kg, chart("jiazhai", body, "dk:line r:l2")) if a.rule_id.startswith(ids)]
+        assert [(a.status, a.polarity) for a in found] == [("applies", polarity)]
+        # the 白虎 in the day's 旬
+        inside = body.replace("dk:inDayXun false", "dk:inDayXun true")
+        assert fired(kg, chart("jiazhai", inside, "dk:line r:l2"), ids) == {}
+
+
 @pytest.mark.parametrize(("link", "fires"), [("dk:line", True), ("dk:hiddenLine", False)])
 def test_void_parents_rented_house(kg, link, fires):
     """父母空房，租賃之宅 (¶56): a void 父母 line; the text names no hidden one."""
@@ -244,6 +260,17 @@ def test_house_doubly_void(kg, natal_void, tiger, expected):
     beast = " ; dk:beast beast:baihu" if tiger else ""
     body = f"r:l2 dk:position 2 ; dk:void true ; dk:natalVoid {natal_void}{beast} ."
     assert fired(kg, chart("jiazhai", body, "dk:line r:l2"), "huangjince.jiazhai.two-voids") == expected
+
+
+def test_house_doubly_void_punished_by_the_hour(kg):
+    """白虎刑刃 … 大殺主大凶 (¶66): the 刑 names no agent, so any pillar punishing the doubly void 宅 counts, the
+    hour's too."""
+    body = """r:l2 dk:position 2 ; dk:void true ; dk:natalVoid true .
+              r:h dk:pillarKind pillar:hour ; dk:xing r:l2 ."""
+    links = "dk:line r:l2 ; dk:hourPillar r:h ; dk:pillar r:h ; dk:entity r:l2 , r:h"
+    ids = "huangjince.jiazhai.two-voids-great-sha"
+    assert fired(kg, chart("jiazhai", body, links), ids) == {ids: {"applies"}}
+    assert fired(kg, chart("jiazhai", body.replace("dk:xing", "dk:sheng"), links), ids) == {}
 
 
 def test_wealth_without_ghost(kg):
@@ -336,13 +363,14 @@ def test_shi_on_the_house_branch(kg):
     assert fired(kg, chart("jiazhai", apart, links), ids) == {}
 
 
-@pytest.mark.parametrize(("shi_relative", "fires"), [("xiongdi", True), ("zisun", False)])
-def test_shi_and_ying_brothers_share_a_gate(kg, shi_relative, fires):
+@pytest.mark.parametrize(("ying_relative", "fires"), [("xiongdi", True), ("zisun", False)])
+def test_shi_and_ying_brothers_share_a_gate(kg, ying_relative, fires):
     """世應比和，一合兩般門扇 (¶62): no chart has 世 and 應 both 兄弟 combining with the 宅, so the sentence is
-    offered to consider when one of them is."""
+    offered to consider where the verse's 比和 holds as the note glosses it, 世 and 應 both 兄弟; the 世 alone
+    combining with the 宅 is not 世應比和."""
     body = f"""r:l2 dk:position 2 .
-               r:l3 dk:position 3 ; dk:role role:shi ; dk:relative rel:{shi_relative} ; dk:he r:l2 .
-               r:l6 dk:position 6 ; dk:role role:ying ; dk:relative rel:zisun ."""
+               r:l3 dk:position 3 ; dk:role role:shi ; dk:relative rel:xiongdi ; dk:he r:l2 .
+               r:l6 dk:position 6 ; dk:role role:ying ; dk:relative rel:{ying_relative} ."""
     ids = "huangjince.jiazhai.two-doors"
     reading = chart("menhu", body, "dk:line r:l2 , r:l3 , r:l6")
     assert fired(kg, reading, ids) == ({ids: {"consider"}} if fires else {})

@@ -55,17 +55,18 @@ def fired(kg: KnowledgeGraph, turtle: str, *ids: str) -> dict[str, set[str]]:
 # ── 六親 ¶82–108 ─────────────────────────────────────────────────────────────────────────
 
 
-def _zisun_gen_cai(*, void: str = "false", vital: str = "true") -> str:
+def _zisun_gen_cai(*, void: str = "false", vital: str = "true", month: str = "dk:sheng") -> str:
     """內外子孫發動並日辰生身世之財爻: 子孫 moving on line 2 (inner, with the day's branch) and line 5 (outer);
-    the 財 holds the 世."""
+    the 財 holds the 世; ``month``: the month's relation to the 財."""
     return chart(
         "liuqin",
         f"""r:a dk:position 2 ; dk:relative rel:zisun ; dk:moving true ; dk:half half:inner ; dk:bing r:d .
             r:o dk:position 5 ; dk:relative rel:zisun ; dk:moving true ; dk:half half:outer .
             r:f dk:position 4 ; dk:relative rel:qicai ; dk:role role:shi ; dk:moving false ; dk:void {void} ;
                 dk:monthBroken false ; dk:dayBroken false ; dk:vital {vital} .
-            r:d dk:pillarKind pillar:day .""",
-        "dk:line r:a , r:o , r:f ; dk:dayPillar r:d ; dk:pillar r:d",
+            r:d dk:pillarKind pillar:day .
+            r:m dk:pillarKind pillar:month ; {month} r:f .""",
+        "dk:line r:a , r:o , r:f ; dk:dayPillar r:d ; dk:monthPillar r:m ; dk:pillar r:d , r:m",
     )
 
 
@@ -76,6 +77,8 @@ def test_inner_and_outer_zisun_generate_the_shi_cai(kg):
     assert fired(kg, _zisun_gen_cai(vital="false"), ids) == {ids + ".wu-qi": {"applies"}}
     # 無空: a void 財 draws nothing in
     assert fired(kg, _zisun_gen_cai(void="true"), ids) == {}
+    # 無…沖剋 names no agent: the month clashing the 財 spoils it as the day would
+    assert fired(kg, _zisun_gen_cai(month="dk:chong"), ids) == {}
 
 
 def _ying_parent(half: str) -> str:
@@ -466,6 +469,34 @@ def test_husbands_moving_ming_with_the_day(kg):
     assert fired(kg, own.replace(" ; dk:bing r:d", ""), ids) == {}
 
 
+def test_ying_flies_into_the_house_outsider_husband(kg):
+    """應爻飛入宅，與妻身命相生相合，主招外人入舍為夫 (¶92): the 變卦's 應 with the branch of the 宅 (line 2), moving
+    or not, combining with the wife's 命."""
+    ids = LQ + "ru-she-wei-fu"
+    body = """r:z dk:position 2 .
+              r:v dk:role role:changed-ying ; dk:bing r:z ; dk:he r:w .
+              r:w dk:position 4 ; dk:mingOf member:wife ."""
+    links = "dk:line r:z , r:w ; dk:entity r:z , r:v , r:w"
+    assert fired(kg, chart("hunyin", body, links), ids) == {ids: {"applies"}}
+    # the 變卦's 應 on another branch has not flown into the 宅
+    assert fired(kg, chart("hunyin", body.replace("dk:bing r:z", "dk:chong r:z"), links), ids) == {}
+
+
+@pytest.mark.parametrize(("place", "fires"), [
+    ("dk:position 5", True),  # 夫位: line 5, 夫身五爻 (¶82)
+    ("dk:position 4 ; dk:bing r:d", True),  # 日辰: the day's branch
+    ("dk:position 4", False),
+])  # fmt: skip
+def test_wife_takes_the_child_and_remarries(kg, place, fires):
+    """妻命帶子孫動臨夫位日辰，主妻引子嫁人是也 (¶94): the wife's 命 a moving 子孫 on the husband's place or with the
+    day's branch."""
+    ids = LQ + "yin-zi-jia-ren"
+    body = f"""r:m {place} ; dk:relative rel:zisun ; dk:moving true ; dk:mingOf member:wife .
+               r:d dk:pillarKind pillar:day ."""
+    reading = chart("hunyin", body, "dk:line r:m ; dk:dayPillar r:d ; dk:pillar r:d")
+    assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
+
+
 def test_wifes_ming_from_the_household_combining_ying(kg):
     """妻身命爻，與應相合咸池玄武桃花，主妻有外情夫: the wife's 命 given as a member's, whoever asks."""
     ids = LQ + "si-tong"
@@ -493,6 +524,21 @@ def test_husband_on_wifes_lu_in_guai(kg):
     assert bound(results, LQ + "shi-qi-lu-wu-yong") == [{"L": "line/2"}]
     # 不逢空鬼破耗等殺: the 鬼 on the line takes it out of the 吉 trigger
     assert bound(results, LQ + "shi-qi-lu", "consider") == []
+
+
+def test_husband_on_wifes_lu_month_broken(kg):
+    """若逢梟神羊刃空鬼耗破殺，雖食妻祿亦無用矣: 耗破殺 are the paragraph's 夫家破耗二殺, stars with no table, not 月破:
+    a month-broken line of the wife's 祿 carrying the husband's 命 is not judged of no use, and stays offered as
+    夫食妻祿 (不逢空鬼破耗等殺); void, it is of no use."""
+    lu = chart(
+        "liuqin-fuqi",
+        """r:l dk:position 2 ; dk:relative rel:fumu ; dk:luOf member:wife ; dk:mingOf member:husband ;
+              dk:void false ; dk:monthBroken true ; dk:vital true .""",
+        "dk:line r:l",
+    )
+    assert fired(kg, lu, LQ + "shi-qi-lu") == {LQ + "shi-qi-lu": {"consider"}}
+    void = lu.replace("dk:void false", "dk:void true")
+    assert fired(kg, void, LQ + "shi-qi-lu") == {LQ + "shi-qi-lu-wu-yong": {"applies"}}
 
 
 def _ghost_combines(target: str, sex: str = "") -> str:

@@ -182,6 +182,24 @@ def test_partnership_instigation(kg):
     assert fired(kg, chart("hehuo", body, only_shi), ids) == {}
 
 
+def test_partnership_both_change_into_brother_or_ghost(kg):
+    """化出兄官，必多私心: the clause goes on from 世應兩動, so both the 世 and the 應 change, each into a 兄弟 or a
+    官鬼."""
+    ids = "huangjince.hehuo.selfish"
+    body = {
+        "l2": "dk:role role:ying ; dk:moving true",
+        "l5": "dk:role role:shi ; dk:moving true",
+        "c2": "dk:relative rel:guangui",
+        "c5": "dk:relative rel:xiongdi",
+    }
+    assert fired(kg, chart("hehuo", body, "r:l2 dk:changesTo r:c2 . r:l5 dk:changesTo r:c5 ."), ids) == {
+        ids: APPLIES
+    }
+    # the 世 alone changes into a 兄弟, the 應 is still
+    alone = {**body, "l2": "dk:role role:ying ; dk:moving false"}
+    assert fired(kg, chart("hehuo", alone, "r:l5 dk:changesTo r:c5 ."), ids) == {}
+
+
 # ── 公門 ¶32: 公門何慮官爻？ (the exception to 占財皆忌官動) ───────────────────────────────────────
 
 
@@ -550,6 +568,25 @@ def test_trade_robbers_and_void_shi(kg):
     assert fired(kg, chart("shangfan", still, "r:l2 dk:ke r:l5 ."), ids) == {}
 
 
+def test_trade_safe_unless_the_shi_is_overcome(kg):
+    """販賣經商，要世應生合，鬼爻空伏，動爻、日辰不傷乎我，則安然無事。更得財旺福興，大吉之兆: no 官鬼 line, the 應
+    generates the 世; 傷 is 克, so the day clashing the 世 leaves the trip safe, and the day overcoming it does not."""
+    ids = "huangjince.shangfan.safe huangjince.shangfan.da-ji"
+    body = {
+        "l2": "dk:role role:ying",
+        "l3": "dk:relative rel:qicai ; dk:seasonalState state:wang",
+        "l4": "dk:relative rel:zisun ; dk:moving true",
+        "l5": "dk:role role:shi",
+        "d": "",
+    }
+    clash = "r:l2 dk:sheng r:l5 . r:d dk:chong r:l5 ."
+    assert fired(kg, chart("shangfan", body, clash), ids) == {
+        "huangjince.shangfan.safe": APPLIES,
+        "huangjince.shangfan.da-ji": APPLIES,
+    }
+    assert fired(kg, chart("shangfan", body, "r:l2 dk:sheng r:l5 . r:d dk:ke r:l5 ."), ids) == {}
+
+
 # ── 置貨 ¶40: 間興害世，置貨者當慮牙人 ────────────────────────────────────────────────────────
 
 
@@ -564,6 +601,19 @@ def test_buying_broker_harms_shi(kg):
     assert fired(kg, chart("zhihuo", body, "r:l3 dk:sheng r:l5 ."), ids) == {
         "huangjince.zhihuo.broker-false": APPLIES
     }
+
+
+def test_buying_broker_not_swindler_between(kg):
+    """最怕兄鬼交重，須防光棍誆騙。在間爻則是牙人虛詐不實: the moving 兄弟 between 世 and 應 is the broker, not a
+    swindler; elsewhere it is the swindler."""
+    ids = "huangjince.zhihuo.swindle huangjince.zhihuo.broker-false"
+    between = {"l3": "dk:role role:jian ; dk:relative rel:xiongdi ; dk:moving true"}
+    assert fired(kg, chart("zhihuo", between), ids) == {
+        "huangjince.zhihuo.swindle": {"overridden"},
+        "huangjince.zhihuo.broker-false": APPLIES,
+    }
+    outside = {"l3": "dk:relative rel:xiongdi ; dk:moving true"}
+    assert fired(kg, chart("zhihuo", outside), ids) == {"huangjince.zhihuo.swindle": APPLIES}
 
 
 @pytest.mark.parametrize(
