@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import tempfile
 from collections import defaultdict
@@ -87,14 +88,26 @@ def _segments(work_id: str) -> dict[str, Segment]:
 
 
 def _rule_spans(kg: KnowledgeGraph, work_id: str) -> dict[str, list[tuple[int, int]]]:
-    """Each rule of the work with its quoted spans (offsets in the work's text)."""
-    found: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    """Each rule of the work with its quoted spans (offsets in the work's text). A case of a rule
+    (dk:caseOf) keeps only the spans its own wording is in, when some are: the cases of one
+    sentence-level rule share its spans, and each answers for its own words."""
+    found: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
     for row in kg.query(
-        f"""SELECT ?r ?start ?end WHERE {{ ?r a dk:Rule ; dk:work <{src(work_id)}> ; dk:anchor/oa:hasSelector ?sel .
-             ?sel a oa:TextPositionSelector ; oa:start ?start ; oa:end ?end }}"""
+        f"""SELECT ?r ?start ?end ?exact WHERE {{
+             ?r a dk:Rule ; dk:work <{src(work_id)}> ; dk:anchor ?a .
+             ?a oa:hasSelector ?at , ?quoted .
+             ?at a oa:TextPositionSelector ; oa:start ?start ; oa:end ?end .
+             ?quoted a oa:TextQuoteSelector ; oa:exact ?exact }}"""
     ):
-        found[row["r"].value].append((int(row["start"].value), int(row["end"].value)))
-    return found
+        found[row["r"].value].append((int(row["start"].value), int(row["end"].value), row["exact"].value))
+    cases = {row["r"].value for row in kg.query("SELECT ?r WHERE { ?r dk:caseOf ?of }")}
+    kg.load_provenance()
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for iri, quoted in found.items():
+        words = [w for w in re.split("…+", kg.provenance.get(iri, {}).get("zh") or "") if w]
+        own = [q for q in quoted if iri in cases and words and all(w in q[2] for w in words)]
+        spans[iri] = [(start, end) for start, end, _ in own or quoted]
+    return spans
 
 
 def _citing(spans: dict[str, list[tuple[int, int]]], segment: Segment, rule_ids: dict[str, str]) -> list[str]:

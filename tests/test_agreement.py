@@ -24,6 +24,18 @@ rules:
     vars: {P: primary}
     when: [P.class 六沖]
     then: {polarity: 吉, zh: 宜遷, en: move (test rule)}
+  - id: yiyin.t.flux                # two sentences, a case for each
+    source:
+      - {para: 58, quote: 卦沖化合，遷後吉也。}
+      - {para: 58, quote: 卦合化沖，遷居不穩也。}
+    vars: {P: primary}
+    cases:
+      - id: settles
+        when: [P.class 六沖]
+        then: {polarity: 吉, zh: 遷後吉, en: settles (test rule)}
+      - id: unsettled
+        when: [P.class 六合]
+        then: {polarity: 凶, zh: 遷居不穩, en: unsettled (test rule)}
 """
 
 BLIND = """
@@ -41,6 +53,18 @@ rules:
     vars: {P: primary}
     when: [P.class 六沖]
     then: {polarity: 中, zh: 宜遷, en: move (blind)}
+  - id: blind9.yiyin.58.3
+    para: 58
+    quote: 卦沖化合，遷後吉也。
+    vars: {P: primary}
+    when: [P.class 六沖]
+    then: {polarity: 吉, zh: 遷後吉, en: settles (blind)}
+  - id: blind9.yiyin.58.4
+    para: 58
+    quote: 卦合化沖，遷居不穩也。
+    vars: {P: primary}
+    when: [P.class 六合]
+    then: {polarity: 凶, zh: 遷居不穩, en: unsettled (blind)}
 """
 
 SAMPLE = """
@@ -51,6 +75,8 @@ sample:
   - {urn: "urn:cts:divkg:yiyin.juan4.zh:56.6", para: 56, kind: sentence, text: 卦逢六沖，與八純，游魂，及世居五爻者，宜遷也。}
   - {urn: "urn:cts:divkg:yiyin.juan4.zh:58.9", para: 58, kind: sentence, text: 世動逢合者，欲移被阻也。}
   - {urn: "urn:cts:divkg:yiyin.juan4.zh:58.10", para: 58, kind: sentence, text: 世動逢沖者，欲移又止也。}
+  - {urn: "urn:cts:divkg:yiyin.juan4.zh:58.3", para: 58, kind: sentence, text: 卦沖化合，遷後吉也。}
+  - {urn: "urn:cts:divkg:yiyin.juan4.zh:58.4", para: 58, kind: sentence, text: 卦合化沖，遷居不穩也。}
 """
 
 
@@ -83,10 +109,17 @@ def test_another_polarity_differs_where_the_rules_fire(results):
     assert clash.example and "--lines" in clash.example
 
 
+def test_a_case_answers_for_the_sentence_its_words_are_in(results):
+    """The two cases of one rule share its two sentences; each is compared on its own."""
+    settles, unsettled = results[3], results[4]
+    assert (settles.main, unsettled.main) == (["yiyin.t.flux.settles"], ["yiyin.t.flux.unsettled"])
+    assert settles.status == unsettled.status == "agree"
+
+
 def test_a_sentence_neither_side_encodes_is_silent(results):
     assert (results[1].main, results[1].blind, results[1].status) == ([], [], "silent")
     figures = summary(results)
-    assert (figures["agree"], figures["differ"], figures["silent"], figures["agree_pct"]) == (1, 1, 1, 50.0)
+    assert (figures["agree"], figures["differ"], figures["silent"], figures["agree_pct"]) == (3, 1, 1, 75.0)
 
 
 def test_json_names_the_differing_reading(results):
