@@ -30,6 +30,7 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
@@ -202,6 +203,20 @@ class _Query:
         self.joinable &= top
         self.arguments.append(term)
         return f"?_c{len(self.arguments)}"
+
+
+def _filtered(conditions: list, variables: dict[str, str]) -> set[str]:
+    """The variables a group's filters test: both sides of ``X != Y``, and every variable a ``not``
+    group names (its NOT EXISTS is evaluated with the group's own solutions)."""
+    found: set[str] = set()
+    for cond in conditions:
+        if isinstance(cond, str):
+            if m := NOT_SAME.match(cond.strip()):
+                found |= {m["a"], m["b"]}
+        elif "not" in cond:
+            named = yaml.safe_dump(cond["not"], allow_unicode=True)
+            found |= {v for v in variables if re.search(rf"(?<![\w.]){re.escape(v)}\b", named)}
+    return found
 
 
 EXPANDED = 16
@@ -428,9 +443,13 @@ class RuleCompiler:
         subselect: bool,
         sink: list[str] | None = None,
         one_of_sink: list[list[list[str]]] | None = None,
+        rebind: Iterable[str] = (),
     ) -> list[tuple[str, str]]:
-        """The group's SPARQL lines; its atoms' keys go to ``sink`` and ``one_of_sink``."""
+        """The group's SPARQL lines, the variables of ``rebind`` bound again at its head; its atoms'
+        keys go to ``sink`` and ``one_of_sink``."""
         start, outer = len(q.concrete), (q.sink, q.one_of_sink)
+        for var in rebind:
+            self.bind(q, var, q.variables[var], set())
         q.sink, q.one_of_sink = sink, one_of_sink
         self.block(q, conditions, bound, top=False, subselect=subselect)
         q.sink, q.one_of_sink = outer
@@ -446,9 +465,18 @@ class RuleCompiler:
             local = set(bound)
             keys: list[str] = []
             alternatives: list[list[list[str]]] = []
+            # a filter in a UNION branch sees only the branch's own variables: those it tests that
+            # are bound outside are bound again inside, and the join keeps them the same
+            tested = sorted(_filtered(branch, q.variables) & (bound - {"reading"}))
             groups.append(
                 self.nested(
-                    q, branch, local, subselect, keys if collect else None, alternatives if collect else None
+                    q,
+                    branch,
+                    local,
+                    subselect,
+                    keys if collect else None,
+                    alternatives if collect else None,
+                    tested,
                 )
             )
             needs += _expanded(keys, alternatives)

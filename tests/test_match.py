@@ -34,6 +34,14 @@ rules:
     vars: {L: line, H: hidden-line}
     when: [H.under L]
     then: {polarity: 中, zh: 伏, en: hidden under a line (test rule)}
+  - id: t.apart                     # filters in a branch on a variable bound outside it
+    para: 6
+    quote: 父下伏水鬼，棟必漏也。
+    vars: {Z: line, S: line}
+    when:
+      - Z.position 2
+      - any: [[S.role 世, S != Z], [S.role 應, {not: [S.bing Z]}]]
+    then: {polarity: 中, zh: 伏, en: the 世 apart from line 2 (test rule)}
   - id: t.yongshen                  # a definition assigning a role for 棟梁
     para: 2
     quote: 以六爻木父為用也。
@@ -366,3 +374,13 @@ def test_alternatives_of_a_branch_with_several_values_are_combined(kg):
     assert is_candidate(house, *chart(hexagram.format("xun", "li")).index(kg.relations)[:2])
     assert not is_candidate(house, *chart(hexagram.format("zhen", "kan")).index(kg.relations)[:2])
     assert ("t.house", "applies") in fired(kg, chart(hexagram.format("kan", "kan"), "qianyi"))
+
+
+def test_a_filter_in_a_branch_sees_a_variable_bound_outside_it(kg):
+    """S != Z and not [S.bing Z] inside an ``any`` branch, Z bound before it: the branch binds Z
+    again, since a filter there sees the branch's own variables only."""
+    r = "<https://w3id.org/divkg/reading/t> dk:line :l2 , :l4 .\n:l2 dk:position 2 .\n"
+    assert ("t.apart", "applies") in fired(kg, chart(r + ":l4 dk:role role:shi .\n"))
+    assert ("t.apart", "applies") not in fired(kg, chart(r + ":l2 dk:role role:shi .\n"))
+    assert ("t.apart", "applies") in fired(kg, chart(r + ":l4 dk:role role:ying .\n"))
+    assert ("t.apart", "applies") not in fired(kg, chart(r + ":l4 dk:role role:ying ; dk:bing :l2 .\n"))
