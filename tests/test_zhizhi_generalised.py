@@ -96,6 +96,7 @@ ELSEWHERE = [
     ("zhizhi.ju9.jianji-congge", "通占", {"day": "己巳", "ju": 9, "plate": "晝"}, None),
     # 己巳 第8局: 三傳 巳 戌 卯 (鑄印); two 下賊上 (子 on 己's 未, 巳 on 子), the 陰 巳 比 己: 知一
     ("zhizhi.ju8.zhuyin", "功名", {"day": "己巳", "ju": 8, "plate": "晝"}, None),
+    ("zhizhi.ju8.zhiyi-zhuyin.cheng-gong", "通占", {"day": "己巳", "ju": 8, "plate": "晝"}, None),
     # 己巳 第11局: no lesson a 克 (酉/己 亥/酉 未/巳 酉/未 all 下生上), 己 克 亥 (遙克 by the stem: 彈射); 三傳 亥 丑 卯
     # two apart (間傳)
     ("zhizhi.ju11.danshe-jianchuan", "通占", {"day": "己巳", "ju": 11, "plate": "晝"}, None),
@@ -174,8 +175,8 @@ ELSEWHERE = [
     ("zhizhi.ju10.ben-ming-mu-shen", "疾病", {"day": "甲子", "ju": 8, "plate": "晝", "birth": "未"}, None),
     # 丁 墓 戌 (火); 丁卯 第6局 三傳 戌 巳 子: 初傳 戌, 末傳 子 (甲子, 旬首), 中傳 巳 the 年命
     ("zhizhi.ju10.ming-chu-mu", "功名", {"day": "丁卯", "ju": 6, "plate": "晝", "birth": "巳"}, None),
-    # 丁丑 第4局: 干上 辰 (未 − 3) 沖 支上 戌 (丑 − 3), both 魁罡
-    ("zhizhi.ju10.kuigang-chong", "通占", {"day": "丁丑", "ju": 4, "plate": "晝"}, None),
+    # 甲戌 第4局 晝: 初傳 申 白虎 沖 末傳 寅 螣蛇, two 凶將 (¶68 凶神沖戰, ¶10 以凶制凶)
+    ("zhizhi.ju10.xiong-shen-chong-zhan", "通占", {"day": "甲戌", "ju": 4, "plate": "晝"}, None),
     # 癸酉 第1局: 三傳 丑 戌 未, 土, 官鬼 of 癸
     ("zhizhi.ju10.guan-tai-duo", "功名", {"day": "癸酉", "ju": 1, "plate": "晝"}, None),
     # 癸丑 (甲辰旬) 第1局: 課 丑 ×4, 傳 丑 戌 未 — all 土 on a 水 day …
@@ -221,8 +222,9 @@ ELSEWHERE = [
     ("zhizhi.shuiri-ding.qiucai", "求財", {"day": "壬申", "ju": 9, "plate": "晝"}, None),
     # 癸酉 第7局: 未 (晝 朱雀) and 丑 (夜 朱雀), the 1課 and 2課 uppers, 未 刑 丑
     ("zhizhi.xing-que.zheng-song", "通占", {"day": "癸酉", "ju": 7, "plate": "晝"}, None),
-    # 壬申 第11局 夜: 支上 戌 (申 + 2) carries 白虎, 戌 土 克 壬
-    ("zhizhi.ju10.ye-hu-lin-zhai", "通占", {"day": "壬申", "ju": 11, "plate": "夜"}, None),
+    # 甲申 第1局 晝: 支上 申 carries 白虎 on the 晝 plate (晝貴 丑 on 丑, forward: 申 白虎), 申 金 克 甲: the general
+    # carries the reason, not the 夜 of ¶68
+    ("zhizhi.ju10.ye-hu-lin-zhai", "通占", {"day": "甲申", "ju": 1, "plate": "晝"}, None),
     # 壬午 第7局: 支上 子 (晝 白虎) 克 干上 巳 (火)
     ("zhizhi.ju8.baihu-zhi-xinji", "疾病", {"day": "壬午", "ju": 7, "plate": "晝"}, None),
     # ── the 月將, the 行年, the year ──
@@ -317,6 +319,10 @@ SILENT = [
     # 乙丑 第6局: the 斫輪 三傳 卯 戌 巳 of 丁丑 第6局, but in the 甲子旬 (戌 亥 void) 卯's seat 申 is real: no 朽
     ("zhizhi.zhuolun-luo-kong.xu-ming", "通占", {"day": "乙丑", "ju": 6, "plate": "晝"}),
     ("zhizhi.zhuolun-luo-kong.jing-you", "通占", {"day": "乙丑", "ju": 6, "plate": "晝"}),
+    # 丁丑 第4局 晝: 干上 辰 沖 支上 戌, both 魁罡, but the 三傳 子 辰 戌 carry 螣蛇 青龍 天后: 辰 and 戌 carry no 凶將
+    ("zhizhi.ju10.xiong-shen-chong-zhan", "通占", {"day": "丁丑", "ju": 4, "plate": "晝"}),
+    # 甲申 第1局 夜: 支上 申 carries 天后 on the 夜 plate (夜貴 未 on 未, backward), not 白虎
+    ("zhizhi.ju10.ye-hu-lin-zhai", "通占", {"day": "甲申", "ju": 1, "plate": "夜"}),
 ]
 
 

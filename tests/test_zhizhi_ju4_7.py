@@ -33,15 +33,17 @@ def read(
     day: str = "癸未",
     plate: str | None = None,
     querent: dict[str, str] | None = None,
+    offered: bool = False,
     **inputs: str | int,
 ) -> list[Applicable]:
     """The rules that apply (or are overridden) on the chart of ``inputs`` (kg.liuren.chart_from_inputs) for
-    ``topic``, on the 晝 or 夜 plate (default: by the 占時), with the querent's ``sex`` and ``occupation``."""
+    ``topic``, on the 晝 or 夜 plate (default: by the 占時), with the querent's ``sex`` and ``occupation``; with
+    ``offered``, also the text-only rules offered there (consider)."""
     options = Options(day_night_rule=PLATES[plate]) if plate else Options()
     chart = chart_from_inputs(day=None if "moment" in inputs else day, options=options, **inputs)
     topic_iri = vocabulary().topic(topic)
     graph = chart_graph(chart, R, topic_iri, querent)
-    return [a for a in retrieve(kg, Reading(graph), str(topic_iri)) if a.status != "consider"]
+    return [a for a in retrieve(kg, Reading(graph), str(topic_iri)) if offered or a.status != "consider"]
 
 
 def applying(results: list[Applicable]) -> dict[str, Applicable]:
@@ -195,3 +197,38 @@ def test_zhuolun_rotten_wood_on_every_zhuolun_lesson_whose_wood_is_void(kg: Know
     the wood is not void."""
     assert "zhizhi.zhuolun-luo-kong.xiu" in applying(read(kg, "通占", day="丁丑", ju=6, plate="晝"))
     assert "zhizhi.zhuolun-luo-kong.xiu" not in applying(read(kg, "通占", day="乙丑", ju=6, plate="晝"))
+    # 癸丑 第6局, the same 三傳 in the 甲辰旬 (寅 卯 void): 申 is real and the 卯 itself void, 木空則朽
+    assert "zhizhi.zhuolun-luo-kong.xiu" in applying(read(kg, "通占", day="癸丑", ju=6, plate="晝"))
+
+
+def test_ju6_duan_counsel_within_the_verdict(kg: KnowledgeGraph) -> None:
+    """¶28 斫輪遇朽，巧術難施，必宜改圖易轍，事乃有成: the success turns on the querent changing his plans, which no
+    reading records, so the 斷曰 is 凶 on 第六局 and wherever 斫輪 meets rotten wood (丁丑 第6局: 卯 on the void 申)."""
+    for plate in ("晝", "夜"):
+        found = applying(read(kg, "通占", ju=6, plate=plate))
+        assert (found["zhizhi.ju6.zhuolun-yu-xiu"].polarity, found["zhizhi.ju6.zhuolun-yu-xiu"].wording) == (
+            "凶",
+            "斫輪遇朽，巧術難施",
+        )
+    elsewhere = applying(read(kg, "通占", day="丁丑", ju=6, plate="晝"))
+    assert elsewhere["zhizhi.zhuolun-luo-kong.gai-tu"].polarity == "凶"
+
+
+def test_bifa_three_harmony_and_its_poison(kg: KnowledgeGraph) -> None:
+    """¶22 萬事喜欣三六合，合中犯殺蜜中砒, quoted for 第五局, whose 三傳 巳 丑 酉 are the 金局 and where no two of 丑 (癸's
+    寄宮), 未, the uppers 酉 巳 卯 亥 and the transmissions are 六合: the 三合 alone gives the joy; the 殺 inside it,
+    undefined, is offered as text. 第四局's 三傳 戌 未 辰 are no 三合: neither."""
+    ju5 = {a.rule_id: a.status for a in read(kg, "通占", ju=5, plate="晝", offered=True)}
+    assert (ju5["zhizhi.bifa.san-liu-he"], ju5["zhizhi.bifa.he-zhong-fan-sha"]) == ("applies", "consider")
+    ju4 = {a.rule_id for a in read(kg, "通占", ju=4, plate="晝", offered=True)}
+    assert not {"zhizhi.bifa.san-liu-he", "zhizhi.bifa.he-zhong-fan-sha"} & ju4
+
+
+def test_bifa_generals_at_war_looked_for_in_the_lessons_and_transmissions(kg: KnowledgeGraph) -> None:
+    """¶32 將逢內戰所謀危 does not place the general. 第六局 by night: the 初傳 卯 overcomes 貴人 (土); by day none of
+    the 課傳 is at war with its general. 第二局 by day (晝貴 巳 on 午, backward): the 發用 巳 carries 貴人 (火 生 土),
+    but 天空 (土) overcomes the 2課 upper 亥 and 天后 (水) the 3課 upper 午."""
+    rule = "zhizhi.bifa.nei-zhan"
+    assert rule in applying(read(kg, "通占", ju=6, plate="夜"))
+    assert rule not in applying(read(kg, "通占", ju=6, plate="晝"))
+    assert rule in applying(read(kg, "通占", ju=2, plate="晝"))

@@ -157,6 +157,33 @@ def test_ju9_bifa_household_line_on_its_lesson_only(kg: KnowledgeGraph) -> None:
     assert "zhizhi.ju9.bifa.juanshu" not in ju5
 
 
+def test_ju9_bifa_tomb_line_offered_both_ways(kg: KnowledgeGraph) -> None:
+    """¶62 傳墓入墓分憎愛 names two outcomes, love and hatred, and neither's condition: two text-only rules, offered
+    where a transmission is a 墓 branch, as the 中傳 丑 of 第九局 (三傳 酉 丑 巳); 甲子 第1局 (三傳 寅 巳 申) has none."""
+    rules = {"zhizhi.ju9.bifa.chuan-mu-ai": "吉", "zhizhi.ju9.bifa.chuan-mu-zeng": "凶"}
+    offered = by_status(read(kg, "通占", ju=9, plate="晝"), "consider")
+    assert {rule: offered[rule].polarity for rule in rules if rule in offered} == rules
+    assert not rules.keys() & by_status(read(kg, "通占", day="甲子", ju=1, plate="晝"), "consider").keys()
+
+
+def test_ju10_evil_spirits_clash_by_night(kg: KnowledgeGraph) -> None:
+    """¶68 夜虎臨宅克干，至驚至危。尚喜凶神沖戰，能使大事化小，此亦以凶制凶之道也: on 第十局 (三傳 辰 未 戌) the 初傳 辰
+    carries 螣蛇 and the 末傳 戌 白虎 by night (夜貴 卯 on 子, forward), 天后 and 青龍 by day (晝貴 巳 on 寅, forward).
+    The same clash of two 凶將 is ¶10's 初末傳以凶制凶 on 第四局 by day (戌 白虎, 辰 螣蛇; by night 青龍, 天后)."""
+    lesson = {"zhizhi.ju10.xiong-chong", "zhizhi.ju10.xiong-shen-chong-zhan"}
+    assert lesson <= by_status(read(kg, "通占", ju=10, plate="夜")).keys()
+    assert not lesson & by_status(read(kg, "通占", ju=10, plate="晝")).keys()
+    assert "zhizhi.ju10.xiong-shen-chong-zhan" in by_status(read(kg, "通占", ju=4, plate="晝"))
+    assert "zhizhi.ju10.xiong-shen-chong-zhan" not in by_status(read(kg, "通占", ju=4, plate="夜"))
+
+
+@pytest.mark.parametrize(("ju", "fired"), [(10, True), (4, True), (5, False)])
+def test_bifa_ghosts_on_the_third_and_fourth_lessons(kg: KnowledgeGraph, ju: int, fired: bool) -> None:
+    """¶10 and ¶72 鬼臨三四訟災隨, one rule for both quotations: the 3課 and 4課 uppers are 戌 and 丑 on 第十局, 辰 and
+    丑 on 第四局, all 官鬼 of 癸; on 第五局 卯 and 亥 are not."""
+    assert ("zhizhi.bifa.gui-lin-san-si" in by_status(read(kg, "通占", ju=ju, plate="晝"))) is fired
+
+
 @pytest.mark.parametrize(
     ("ju", "fired"),
     [
