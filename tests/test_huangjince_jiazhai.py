@@ -533,6 +533,14 @@ def test_li_to_gou_shi_of_the_changed_hexagram(kg):
     assert [(h["Z"], h["C"]) for h in hits] == [("二爻 子孫己丑土", "變 子孫辛丑土 (初爻)")]
 
 
+def test_xu_to_zhun_shi_of_the_changed_hexagram_on_the_house(kg):
+    """¶68 外宅 is another place than the 宅's own: 水天需 moving lines 2 and 3 becomes 水雷屯, whose 世 is the changed
+    line 2 庚寅, the 宅's branch (需's 甲寅) on the 宅 itself; 需's own 世 (line 4 戊申) is another branch."""
+    results = cast(kg, PILLARS, "需", "2 3")
+    assert bound(results, "huangjince.jiazhai.shi-outer-house.moving") == []
+    assert bound(results, "huangjince.jiazhai.shi-outer-house.still") == []
+
+
 def test_qian_to_gen_still_shi_of_the_changed_hexagram(kg):
     """¶68 不動則主偏宅, with the 變卦's 世 (¶90 如乾之艮卦，內卦甲寅木爻為宅，外卦丙寅爻持世): 艮 (八純) has its
     世 on line 6 丙寅, a position 乾 does not move; 乾's own 世 (line 6 壬戌) is not the 宅's branch."""
@@ -561,6 +569,14 @@ def test_xun_to_li_ying_flies_into_the_house(kg):
     ids = "huangjince.jiazhai.ying-into-house"
     assert [h["Z"] for h in bound(cast(kg, PILLARS, "巽", "1 2 4 5"), ids)] == ["二爻 父母辛亥水"]
     assert bound(cast(kg, PILLARS, "巽"), ids) == []
+
+
+def test_qian_to_shihe_ying_on_the_house_itself(kg):
+    """¶64 應爻外飛入宅爻: 乾 moving lines 2, 3 and 5 becomes 火雷噬嗑, whose 應 is the changed line 2 庚寅 with the
+    宅's branch (乾's 甲寅), on the 宅 itself: it has not flown in from outside, and ¶68 應爻為宅爻 reads it."""
+    results = cast(kg, PILLARS, "乾", "2 3 5")
+    assert bound(results, "huangjince.jiazhai.ying-into-house") == []
+    assert [h["Z"] for h in bound(results, "huangjince.jiazhai.ying-in-court.live")] == ["二爻 妻財甲寅木"]
 
 
 def test_wood_born_in_qian_palace_without_water(kg):

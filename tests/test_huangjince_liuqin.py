@@ -126,13 +126,14 @@ def test_zisun_is_the_use_spirit_of_children(kg):
 
 
 def test_void_zisun_children_late(kg):
-    """本命就中空子，見子應遲 (在日辰命旬之空); 若胎絕，主孤害刑剋."""
+    """本命就中空子，見子應遲 (在日辰命旬之空: void in both 旬, as ¶66 更在命旬之空亡); 若胎絕，主孤害刑剋."""
     late, lost = LQ + "jian-zi-chi", LQ + "gu-hai-xing-ke"
-    assert fired(kg, _zisun("true", "false"), late, lost) == {late: {"applies"}}
+    assert fired(kg, _zisun("true", "true"), late, lost) == {late: {"applies"}}
+    assert fired(kg, _zisun("true", "true", "jue"), late, lost) == {late: {"applies"}, lost: {"applies"}}
+    # void in the day's 旬 only: the verse's 本命就中 is not met
+    assert fired(kg, _zisun("true", "false"), late, lost) == {}
     # void in the 旬 of the 年命 only
-    assert fired(kg, _zisun("false", "true"), late, lost) == {late: {"applies"}}
-    assert fired(kg, _zisun("true", "false", "jue"), late, lost) == {late: {"applies"}, lost: {"applies"}}
-    assert fired(kg, _zisun("false", "false", "jue"), late, lost) == {}
+    assert fired(kg, _zisun("false", "true", "jue"), late, lost) == {}
 
 
 def _zisun_punished(stage: str) -> str:
@@ -365,12 +366,21 @@ def test_brother_overcoming_the_wife_remarriage(kg):
 
 
 def test_husband_and_wife_fall_out(kg):
-    """夫身爻並日辰動刑妻命，主夫不和妻 … 或妻命沖夫身 … 主夫妻反目."""
+    """夫身爻並日辰動刑妻命，主夫不和妻 … 或妻命沖夫身 … 主夫妻反目: the husband's 身 has the day's branch and
+    moves (並日辰 said of one line, 動 after it)."""
     ids = LQ + "fuqi-fan-mu"
-    punish = _body_and_spouse("male", "wife", "; dk:xing r:m").replace("topic:hunyin", "topic:liuqin-fuqi")
+    punish = chart(
+        "liuqin-fuqi",
+        """r:b dk:position 3 ; dk:role role:guashen ; dk:moving true ; dk:bing r:d ; dk:xing r:m .
+           r:m dk:position 6 ; dk:mingOf member:wife .
+           r:d dk:pillarKind pillar:day .""",
+        "dk:line r:b , r:m ; dk:dayPillar r:d ; dk:querentSex sex:male",
+    )
     assert fired(kg, punish, ids) == {ids + ".fu": {"applies"}}
     still = punish.replace("dk:moving true", "dk:moving false")
     assert fired(kg, still, ids) == {}
+    # moving, but without the day's branch
+    assert fired(kg, punish.replace(" ; dk:bing r:d", ""), ids) == {}
     clash = _body_and_spouse("female", "husband", "").replace("topic:hunyin", "topic:liuqin-fuqi")
     clash = clash.replace("dk:mingOf member:husband", "dk:mingOf member:husband ; dk:chong r:b")
     assert fired(kg, clash, ids) == {ids + ".fan-mu": {"applies"}}
@@ -771,16 +781,81 @@ def test_body_and_ming_both_void_meet_sha(kg):
     assert fired(kg, one_void, ids) == {}
 
 
-def test_pian_zheng_zhi_fu_in_guan(kg):
-    """世應妻爻三合 … 妻爻更逢兩鬼。合身命: 風地觀 (乾宮) with lines 1–4 moving on a 甲子 day: the 亥卯未 frame
-    (虛一待用) holds the 應 乙未 (line 1), the 財 乙卯 (line 3) and the 世 辛未 (line 4); 乙巳 and 辛巳 are two 官鬼
-    (Fire against the Metal palace), and 巳 combines with the 伏神 申 under line 5, the 命 of a woman born in a 申
-    year."""
-    _, results = cast(kg, "庚寅 戊寅 甲子", "666677", "婚姻", {"sex": "女", "birth": "申"})
-    found = bound(results, LQ + "pian-zheng-zhi-fu")
-    assert sorted((b["G"], b["W"]) for b in found) == [("line/2", "hidden/5"), ("line/5", "hidden/5")]
-    _, other = cast(kg, "庚寅 戊寅 甲子", "666677", "婚姻", {"sex": "女", "birth": "子"})
-    assert bound(other, LQ + "pian-zheng-zhi-fu") == []
+def _wife_shi_ying_frame(kind: str, wife: str) -> str:
+    """A woman's 卦身 (``wife``: its facts), the 世 and the 應 as members of one frame of ``kind``."""
+    return chart(
+        "liuqin-fuqi",
+        f"""r:w dk:position 2 ; {wife} .
+            r:s dk:position 4 ; dk:role role:shi .
+            r:y dk:position 1 ; dk:role role:ying .
+            r:j dk:frameKind frame:{kind} ; dk:member r:w , r:s , r:y .""",
+        "dk:line r:w , r:s , r:y ; dk:frame r:j ; dk:querentSex sex:female",
+    )
+
+
+def test_wife_shi_and_ying_in_one_three_harmony(kg):
+    """並世應在三合之爻，主從良為娼: her line beside the 世 and the 應, three lines of one complete 三合."""
+    ids = LQ + "cong-liang-wei-chang"
+    assert fired(kg, _wife_shi_ying_frame("complete", "dk:role role:guashen"), ids) == {ids: {"applies"}}
+    # a frame waiting for its third branch (虛一待用) is no 三合
+    assert fired(kg, _wife_shi_ying_frame("xuyi", "dk:role role:guashen"), ids) == {}
+    # her 身 on the 世 itself: the 世 and the 應 alone, not her line beside them
+    on_shi = _wife_shi_ying_frame("complete", "dk:role role:guashen").replace(
+        "r:s dk:position 4 ; dk:role role:shi", "r:s dk:position 4 ; dk:role role:shi , role:guashen"
+    )
+    assert (
+        fired(kg, on_shi.replace("r:w dk:position 2 ; dk:role role:guashen", "r:w dk:position 2"), ids) == {}
+    )
+
+
+@pytest.mark.parametrize(("line", "moving", "fires"), [
+    ("r:f dk:relative rel:qicai ; dk:chong r:s", "false", True),  # 財交世應六沖: the verse, no 動
+    ("r:f dk:role role:guashen ; dk:chong r:x", "true", True),  # 與世應動爻相沖: her 身 and a moving line
+    ("r:f dk:role role:guashen ; dk:chong r:x", "false", False),
+    ("r:f dk:relative rel:qicai ; dk:chong r:x", "true", False),  # the 財 against another moving line
+])  # fmt: skip
+def test_wife_parted_while_both_live(kg, line, moving, fires):
+    """財交世應六沖，必是生離之婦 (或妻身命爻與世應動爻相沖，或日辰相沖)."""
+    ids = LQ + "sheng-li"
+    body = f"""{line} ; dk:position 2 .
+               r:s dk:position 5 ; dk:role role:shi ; dk:moving false .
+               r:x dk:position 3 ; dk:relative rel:fumu ; dk:moving {moving} ."""
+    reading = chart("hunyin", body, "dk:line r:f , r:s , r:x ; dk:querentSex sex:female")
+    assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
+
+
+def test_man_and_wealth_next_to_each_other(kg):
+    """男與財爻相近，俱在本宮或卦中，主婚姻近處就中: the 官鬼 and the 妻財 on neighbouring lines, in one trigram or
+    across the two; or both hidden (本宮) under neighbouring lines; not one of each."""
+    ids = LQ + "jin-qin"
+    across = """r:g dk:position 4 ; dk:relative rel:guangui ; dk:above r:f .
+                r:f dk:position 3 ; dk:relative rel:qicai ."""
+    assert fired(kg, chart("hunyin", across, "dk:line r:g , r:f"), ids) == {ids: {"applies"}}
+    hidden = """r:a dk:position 4 ; dk:relative rel:xiongdi ; dk:above r:b .
+                r:b dk:position 3 ; dk:relative rel:xiongdi .
+                r:hg dk:position 4 ; dk:relative rel:guangui ; dk:under r:a .
+                r:hf dk:position 3 ; dk:relative rel:qicai ; dk:under r:b ."""
+    links = "dk:line r:a , r:b ; dk:hiddenLine r:hg , r:hf ; dk:entity r:a , r:b , r:hg , r:hf"
+    assert fired(kg, chart("hunyin", hidden, links), ids) == {ids: {"applies"}}
+    mixed = hidden.replace(
+        "r:a dk:position 4 ; dk:relative rel:xiongdi", "r:a dk:position 4 ; dk:relative rel:guangui"
+    )
+    mixed = mixed.replace(
+        "r:hg dk:position 4 ; dk:relative rel:guangui", "r:hg dk:position 4 ; dk:relative rel:fumu"
+    )
+    assert fired(kg, chart("hunyin", mixed, links), ids) == {}
+
+
+def test_pian_zheng_zhi_fu_offered_on_the_three_harmony(kg):
+    """世應妻爻三合 … 妻爻更逢兩鬼。合身命: no chart has the 世, the 應 and a 財 in one complete 三合 beside two 官鬼,
+    so the sentence is offered where the verse's 三合 holds: 水天需 (坤宮) with lines 3 and 4 moving makes the 申子辰
+    frame of the 世 戊申, the 應 甲子 and the 財 戊子 (line 6). 風地觀 with lines 1–4 moving leaves its 亥卯未 frame of
+    the 應 乙未, the 財 乙卯 and the 世 辛未 waiting for 亥 (虛一待用), no 三合."""
+    _, results = cast(kg, "庚寅 戊寅 甲子", "779678", "婚姻", {"sex": "女"})
+    offered = bound(results, LQ + "pian-zheng-zhi-fu", "consider")
+    assert [(b["S"], b["Y"], b["F"]) for b in offered] == [("line/4", "line/1", "line/6")]
+    _, latent = cast(kg, "庚寅 戊寅 甲子", "666677", "婚姻", {"sex": "女", "birth": "申"})
+    assert bound(latent, LQ + "pian-zheng-zhi-fu", "consider") == []
 
 
 def _beasts(attacker: str, victim: str, victim_relative: str) -> str:

@@ -5,8 +5,9 @@ which it stays silent), for the 用神 and roles of the topics, and for the exce
 (如火鬼忌火燭，水鬼忌盜賊類; 如衣服經史看父爻) are cast through the real generator. Every chart is written from
 the rule's Chinese, never from the compiler's output.
 
-The graph: one build per module from huangjince.yaml (the samples; the rule the 公門 exception lifts; 五爻為路)
-and this section's file, so that the other rule files being written beside it cannot break these tests.
+The graph: one build per module from huangjince.yaml (the samples; the rule the 公門 exception lifts; 五爻為路),
+huangjince-qiucai.yaml (the rules the 合夥 and 把持 exceptions lift) and this section's file, so that the other
+rule files being written beside it cannot break these tests.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from kg.match import Applicable, KnowledgeGraph, Reading, retrieve
 from kg.vocabulary import DK, vocabulary
 
 RULES = Path(__file__).resolve().parent.parent / "corpus" / "rules"
-FILES = ("huangjince.yaml", "huangjince-qiucai-sub.yaml")
+FILES = ("huangjince.yaml", "huangjince-qiucai.yaml", "huangjince-qiucai-sub.yaml")
 
 LINKS = {
     "l": ("line",),
@@ -127,11 +128,44 @@ def test_void_wealth_escapes_the_moving_brother(kg):
     assert fired(kg, chart("qiucai", still, facts="dk:dayGanzhi gz:jia-zi"), ids) == {}
 
 
+# ── 求財 ¶26 (huangjince.yaml): 辰合動財，卻被他人把住 ─────────────────────────────────────────────
+
+
+def test_moving_wealth_tied_by_another(kg):
+    """要財動來生合，固是易得之兆，若被動爻日辰合住，其財必有人把持 … 如父母合住，為尊長把持: the moving 財 that
+    combines with the 世, tied by a moving 父母; the 世 tying it itself is no 他人."""
+    ids = "huangjince.qiucai.ba-chi huangjince.qiucai.cai-dong-sheng-he"
+    body = {
+        "l1": "dk:relative rel:fumu ; dk:moving true",
+        "l3": "dk:relative rel:qicai ; dk:moving true",
+        "l5": "dk:role role:shi ; dk:moving false",
+    }
+    tied = "r:l3 dk:he r:l5 . r:l5 dk:he r:l3 . r:l1 dk:he r:l3 . r:l3 dk:he r:l1 ."
+    found = [
+        a for a in results(kg, chart("qiucai", body, tied))[0] if a.rule_id.startswith(tuple(ids.split()))
+    ]
+    assert {(a.rule_id, a.status) for a in found} == {
+        ("huangjince.qiucai.ba-chi", "applies"),
+        ("huangjince.qiucai.cai-dong-sheng-he", "overridden"),
+    }
+    (held,) = [a for a in found if a.status == "applies"]
+    assert held.parameters["who"].startswith("父母")
+    # the 財 does not come to the 世: not the case the clause narrows
+    apart = "r:l1 dk:he r:l3 . r:l3 dk:he r:l1 ."
+    assert fired(kg, chart("qiucai", body, apart), ids) == {}
+    # only the moving 世 combines with the 財: easy to get, nobody holds it back
+    own = {"l3": body["l3"], "l5": "dk:role role:shi ; dk:moving true"}
+    assert fired(kg, chart("qiucai", own, "r:l3 dk:he r:l5 . r:l5 dk:he r:l3 ."), ids) == {
+        "huangjince.qiucai.cai-dong-sheng-he": APPLIES
+    }
+
+
 # ── 合夥 ¶30: 合夥不嫌兄弟 (兄臨卦身，世爻安靜不妨 … 動則不宜) ────────────────────────────────────
 
 
 def test_partnership_brother_on_body(kg):
-    ids = "huangjince.hehuo.xiong"
+    """兄臨卦身，世爻安靜不妨 lifts, for a partnership, ¶14 身或兄臨，必難求望 (皆無利益)."""
+    ids = "huangjince.hehuo.xiong huangjince.qiucai.shen-lin-xiong"
     still = chart(
         "hehuo",
         {
@@ -139,16 +173,26 @@ def test_partnership_brother_on_body(kg):
             "l5": "dk:role role:shi ; dk:relative rel:qicai ; dk:moving false",
         },
     )
-    assert fired(kg, still, ids) == {"huangjince.hehuo.xiong-shen": APPLIES}
-    # 動則不宜: the 兄弟 on the 卦身 moves (the Korean's reading) — 不妨 is lifted
+    assert fired(kg, still, ids) == {
+        "huangjince.hehuo.xiong-shen": APPLIES,
+        "huangjince.qiucai.shen-lin-xiong": {"overridden"},
+    }
+    # asked about money, not a partnership: the 兄弟 on the 卦身 stands
+    assert fired(kg, still.replace("topic:hehuo", "topic:qiucai"), ids) == {
+        "huangjince.qiucai.shen-lin-xiong": APPLIES
+    }
+    # 動則不宜: the 兄弟 on the 卦身 moves (the Korean's reading): no 不妨, and ¶14's harm stands
     moving = still.replace("rel:xiongdi ; dk:moving false", "rel:xiongdi ; dk:moving true")
     assert fired(kg, moving, ids) == {
-        "huangjince.hehuo.xiong-shen": {"overridden"},
         "huangjince.hehuo.xiong-dong": APPLIES,
+        "huangjince.qiucai.shen-lin-xiong": APPLIES,
     }
     # the 世 moves: not 安靜, so no 不妨; 動則不宜 stands
     shi_moving = still.replace("rel:qicai ; dk:moving false", "rel:qicai ; dk:moving true")
-    assert fired(kg, shi_moving, ids) == {"huangjince.hehuo.xiong-dong": APPLIES}
+    assert fired(kg, shi_moving, ids) == {
+        "huangjince.hehuo.xiong-dong": APPLIES,
+        "huangjince.qiucai.shen-lin-xiong": APPLIES,
+    }
     # the 卦身 is not a 兄弟: the sentence says nothing
     assert fired(kg, still.replace("rel:xiongdi", "rel:zisun"), ids) == {}
 
@@ -290,6 +334,16 @@ def test_crafts_ghost_moves_and_generates_the_body(kg):
     assert fired(kg, chart("qiucai", body, "r:l2 dk:sheng r:l4 ."), ids) == {}
     # 合 is the note's, said of the 世: a moving 官鬼 combining with the 卦身 is neither 生身 nor 生合世爻
     assert fired(kg, chart("jiuliu", body, "r:l2 dk:he r:l4 . r:l4 dk:he r:l2 ."), ids) == {}
+
+
+def test_crafts_moving_ghost_hurts_the_shi(kg):
+    """須忌刑剋世爻或化兄，皆主惹是招非: the 官鬼 that 出現發動 (the sentence before) overcoming the 世; a still one
+    is not the subject the clause goes on from."""
+    ids = "huangjince.jiuliu.trouble"
+    body = {"l2": "dk:relative rel:guangui ; dk:moving true", "l5": "dk:role role:shi"}
+    assert fired(kg, chart("jiuliu", body, "r:l2 dk:ke r:l5 ."), ids) == {ids: APPLIES}
+    still = {**body, "l2": "dk:relative rel:guangui ; dk:moving false"}
+    assert fired(kg, chart("jiuliu", still, "r:l2 dk:ke r:l5 ."), ids) == {}
 
 
 def test_crafts_no_ghost(kg):
@@ -599,6 +653,10 @@ def test_buying_broker_harms_shi(kg):
     }
     # the moving 間爻 兄弟 generates 世: false, but no robbery
     assert fired(kg, chart("zhihuo", body, "r:l3 dk:sheng r:l5 ."), ids) == {
+        "huangjince.zhihuo.broker-false": APPLIES
+    }
+    # 害 is the note's 傷克, not the 六害: a 六害 alone is no robbery
+    assert fired(kg, chart("zhihuo", body, "r:l3 dk:hai r:l5 ."), ids) == {
         "huangjince.zhihuo.broker-false": APPLIES
     }
 
