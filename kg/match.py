@@ -855,19 +855,33 @@ def _free_objects(query: str) -> frozenset[str]:
 
 
 def _mark_overridden(kg: KnowledgeGraph, results: list[Applicable]) -> None:
-    """An exception that applies overrides the applications of the rule it names that it qualifies:
-    those whose bindings agree with its own on every variable both bind (same name, same entity).
-    When they bind no variable in common, it overrides every application of that rule."""
+    """An exception that applies and stands overrides the applications of the rule it names that it
+    qualifies: those whose bindings agree with its own on every variable both bind (same name, same
+    entity); when they bind no variable in common, every application of that rule. An exception
+    stands unless an exception to it that stands qualifies it, so a chain of exceptions settles the
+    same in whatever order its applications come."""
     by_rule: dict[str, list[Applicable]] = defaultdict(list)
     for a in results:
         by_rule[a.rule].append(a)
-    for a in results:
-        if a.kind == "exception" and a.status == "applies":
-            for b in by_rule.get(kg.rules[a.rule].overrides or "", ()):
-                agree = all(a.bindings[v] == b.bindings[v] for v in a.bindings.keys() & b.bindings.keys())
-                if agree and a.rule not in b.overridden_by:
-                    b.status = "overridden"
-                    b.overridden_by.append(a.rule)
+    qualified_by: dict[int, list[Applicable]] = defaultdict(list)
+    for e in results:
+        if e.kind == "exception" and e.status == "applies":
+            for b in by_rule.get(kg.rules[e.rule].overrides or "", ()):
+                if all(e.bindings[v] == b.bindings[v] for v in e.bindings.keys() & b.bindings.keys()):
+                    qualified_by[id(b)].append(e)
+    standing: dict[int, bool] = {}
+
+    def stands(a: Applicable) -> bool:
+        if (known := standing.get(id(a))) is None:
+            standing[id(a)] = True  # an exception to itself, through a cycle, is not withdrawn by it
+            known = standing[id(a)] = not any(map(stands, qualified_by[id(a)]))
+        return known
+
+    for b in results:
+        for e in qualified_by[id(b)]:
+            if stands(e) and e.rule not in b.overridden_by:
+                b.status = "overridden"
+                b.overridden_by.append(e.rule)
 
 
 def _dedupe(results: list[Applicable]) -> list[Applicable]:

@@ -17,7 +17,15 @@ from kg.errors import KgError
 from kg.ganzhi import Branch, GanZhi
 from kg.liuren import chart_from_inputs
 from kg.liuyao.chart import cast_chart
-from kg.match import KnowledgeGraph, Reading, is_candidate, retrieve, retrieve_topics
+from kg.match import (
+    Applicable,
+    KnowledgeGraph,
+    Reading,
+    _mark_overridden,
+    is_candidate,
+    retrieve,
+    retrieve_topics,
+)
 
 RULES = """
 work: yiyin
@@ -91,6 +99,15 @@ rules:
     vars: {L: line}
     when: [L.relative 父母, L.moving]
     then: {polarity: 中, zh: 非也, en: not so}
+  - id: t.but                       # an exception to the exception t.unless
+    para: 30
+    quote: 動變則非也。
+    kind: exception
+    topic: 家宅
+    overrides: t.unless
+    vars: {L: line}
+    when: [L.relative 父母, L.moving, L.void]
+    then: {polarity: 凶, zh: 非也, en: not so after all (test rule)}
   - id: t.unless-cai                # an exception to t.leak sharing no variable with it
     para: 30
     quote: 動變則非也。
@@ -384,3 +401,28 @@ def test_a_filter_in_a_branch_sees_a_variable_bound_outside_it(kg):
     assert ("t.apart", "applies") not in fired(kg, chart(r + ":l2 dk:role role:shi .\n"))
     assert ("t.apart", "applies") in fired(kg, chart(r + ":l4 dk:role role:ying .\n"))
     assert ("t.apart", "applies") not in fired(kg, chart(r + ":l4 dk:role role:ying ; dk:bing :l2 .\n"))
+
+
+def test_a_chain_of_exceptions_settles_in_any_order(kg):
+    """t.but qualifies t.unless, which qualifies t.leak: t.unless is withdrawn, so t.leak stands,
+    whichever application comes first."""
+    line = {"L": "https://w3id.org/divkg/reading/t/l2"}
+    for order in ((0, 1, 2), (2, 1, 0), (1, 0, 2)):
+        made = [
+            Applicable(
+                RULE + "t.leak",
+                "t.leak",
+                "judgement",
+                "applies",
+                line | {"H": "https://w3id.org/divkg/reading/t/h2"},
+            ),
+            Applicable(RULE + "t.unless", "t.unless", "exception", "applies", dict(line)),
+            Applicable(RULE + "t.but", "t.but", "exception", "applies", dict(line)),
+        ]
+        results = [made[i] for i in order]
+        _mark_overridden(kg, results)
+        assert [(a.rule_id, a.status) for a in made] == [
+            ("t.leak", "applies"),
+            ("t.unless", "overridden"),
+            ("t.but", "applies"),
+        ], order
