@@ -77,12 +77,13 @@ def test_failed_build_leaves_the_previous_one_intact(tmp_path):
 
 @pytest.fixture(scope="module")
 def two_builds(tmp_path_factory) -> tuple[Path, Path, dict[str, bytes], dict[str, bytes]]:
-    """Rule folders A and B (one work each) and the outputs each builds: a reader must see all of
-    one or all of the other."""
+    """Rule folders A and B (a rule file that builds alone each: an exception may name a rule of
+    another file of its work) and the outputs each builds: a reader must see all of one or all of
+    the other."""
     root = tmp_path_factory.mktemp("two")
     rules = Path(__file__).resolve().parents[1] / "corpus" / "rules"
     expected = []
-    for name, work in (("a", "zhizhi"), ("b", "huangjince")):
+    for name, work in (("a", "zhizhi"), ("b", "yiyin-dongliang")):
         (root / name).mkdir()
         (root / name / f"{work}.yaml").write_bytes((rules / f"{work}.yaml").read_bytes())
         build(root / f"out-{name}", root / name)
