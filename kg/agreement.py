@@ -34,7 +34,7 @@ import click
 import pyoxigraph as ox
 import yaml
 
-from kg.build import build, src
+from kg.build import build, rules_option, src
 from kg.corpus import Segment, work, works
 from kg.errors import InputError
 from kg.match import Applicable, KnowledgeGraph, Reading, retrieve_topics
@@ -253,13 +253,8 @@ def render_text(results: list[SentenceAgreement]) -> str:
     required=True,
     help="The blind rules of that sample (<work>-blind-N.yaml).",
 )
-@click.option(
-    "--rules",
-    "rules_dir",
-    type=click.Path(path_type=Path, file_okay=False, exists=True),
-    default=RULES,
-    show_default=True,
-    help="The main rule files (those before resolution, from a checkout of that commit, to measure the round).",
+@rules_option(
+    "The main rule files (those before resolution, from a checkout of that commit, to measure the round)."
 )
 @click.option("--readings", type=click.IntRange(1, 100_000), default=DEFAULT_READINGS, show_default=True)
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)

@@ -15,7 +15,7 @@ import shutil
 import signal
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -403,18 +403,23 @@ def build(out: Path = BUILD, rules_dir: Path = RULES) -> BuildResult:
     return BuildResult(nq.count("\n"), count, (out / "kg.nq", out / "kg.ttl"))
 
 
+def rules_option(help: str) -> Callable[[Callable], Callable]:
+    """``--rules DIR``, a folder of rule files (default corpus/rules), as ``rules_dir``."""
+    return click.option(
+        "--rules",
+        "rules_dir",
+        type=click.Path(path_type=Path, file_okay=False, exists=True),
+        default=RULES,
+        show_default=True,
+        help=help,
+    )
+
+
 @click.command("build")
 @click.option(
     "--out", type=click.Path(path_type=Path), default=BUILD, show_default=True, help="Output directory."
 )
-@click.option(
-    "--rules",
-    "rules_dir",
-    type=click.Path(path_type=Path, file_okay=False, exists=True),
-    default=RULES,
-    show_default=True,
-    help="Directory of rule files (*.yaml).",
-)
+@rules_option("Directory of rule files (*.yaml).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def build_command(out: Path, rules_dir: Path, fmt: str) -> None:
     """Compile ontology, corpus and rules into build/kg.nq and build/kg.ttl."""

@@ -205,6 +205,24 @@ class _Query:
         return f"?_c{len(self.arguments)}"
 
 
+def _named(conditions: list) -> set[str]:
+    """Every variable the conditions name: subjects, the other end of relations, both sides of
+    ``X != Y``, in nested groups too."""
+    found: set[str] = set()
+    for cond in conditions:
+        if isinstance(cond, str):
+            if m := NOT_SAME.match(cond.strip()):
+                found |= {m["a"], m["b"]}
+            elif m := ATOM.match(cond.strip()):
+                other = (m["value"] or "").strip()
+                found |= {m["subject"], other} if VAR_NAME.match(other) else {m["subject"]}
+        elif "any" in cond:
+            found = found.union(*map(_named, cond["any"]))
+        else:
+            found |= _named(cond.get("not", cond.get("where", [])))
+    return found
+
+
 def _filtered(conditions: list, variables: dict[str, str]) -> set[str]:
     """The variables a group's filters test: both sides of ``X != Y``, and every variable a ``not``
     group names (its NOT EXISTS is evaluated with the group's own solutions)."""
@@ -214,9 +232,8 @@ def _filtered(conditions: list, variables: dict[str, str]) -> set[str]:
             if m := NOT_SAME.match(cond.strip()):
                 found |= {m["a"], m["b"]}
         elif "not" in cond:
-            named = yaml.safe_dump(cond["not"], allow_unicode=True)
-            found |= {v for v in variables if re.search(rf"(?<![\w.]){re.escape(v)}\b", named)}
-    return found
+            found |= _named(cond["not"])
+    return found & variables.keys()
 
 
 EXPANDED = 16

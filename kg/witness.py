@@ -489,7 +489,9 @@ class Scopes:
                 var: (
                     binding,
                     frozenset(
-                        (p, v) for p, v in needed if p not in self.definable and v[1:] not in self.definable
+                        (p, v)
+                        for p, v in needed
+                        if p not in self.definable and not (v.startswith("@") and v[1:] in self.definable)
                     ),
                 )
                 for var, (binding, needed) in requires.items()
