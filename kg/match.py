@@ -48,11 +48,11 @@ RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 READING = ox.NamedNode(str(DK.Reading))
 
 ReadingIndex = tuple[
-    dict[str, list[frozenset[tuple[str, str]]]],
+    dict[str, dict[str, frozenset[tuple[str, str]]]],
     frozenset[tuple[str, str]],
     dict[str, frozenset[tuple[str, str]]],
 ]
-"""What :meth:`Reading.index` returns: per binding property, its entities' fact sets; the
+"""What :meth:`Reading.index` returns: per binding property, its entities' fact sets by IRI; the
 reading's own facts; and per binding property, the facts any of its entities holds."""
 
 Requirements = dict[str, tuple[str, frozenset[tuple[str, str]]]]
@@ -62,6 +62,10 @@ must hold (``reading`` for the reading's own facts)."""
 Relations = dict[str, frozenset[str]]
 """Per relation predicate, the binding properties of the entities at its other end that rules
 require (the ``@`` values of :data:`Requirements`)."""
+
+Group = tuple[str, bool, bool]
+"""Rules indexed together: those of one topic, definitions or not, requiring a fact some definition
+asserts or not (:meth:`KnowledgeGraph.candidates`)."""
 
 ByPredicate = dict[str, list[tuple[str, ox.Triple]]]
 """Facts by their predicate's IRI, each with its object's value (what :func:`_read_by` looks at)."""
@@ -334,7 +338,8 @@ class KnowledgeGraph:
         return self.concept_labels().get(iri, iri)
 
     def _index_rules(self) -> None:
-        """Each rule under its rarest required fact, per topic and apart for definitions; rules
+        """Each rule under its rarest required fact, per topic, apart for definitions and apart for
+        the rules that require a fact of a predicate some definition asserts (a role); rules
         requiring nothing apart."""
         frequency: dict[tuple[str, str, str], int] = defaultdict(int)
         related: dict[str, set[str]] = defaultdict(set)
@@ -348,16 +353,23 @@ class KnowledgeGraph:
                             related[p].add(v[1:])
         self.relations: Relations = {p: frozenset(bindings) for p, bindings in related.items()}
         """The relations rules require (:meth:`Reading.index`)."""
-        self.index: dict[tuple[str, bool], dict[tuple[str, str, str], list[RuleInfo]]] = defaultdict(
+        asserted = frozenset().union(*(_asserted(r.construct) for r in self.rules.values() if r.construct))
+        self.index: dict[Group, dict[tuple[str, str, str], list[RuleInfo]]] = defaultdict(
             lambda: defaultdict(list)
         )
-        self.unindexed: dict[tuple[str, bool], list[RuleInfo]] = defaultdict(list)
+        self.unindexed: dict[Group, list[RuleInfo]] = defaultdict(list)
         self.definitions: dict[str, list[RuleInfo]] = defaultdict(list)
         """The definition rules of each topic."""
         for rule in self.rules.values():
             if rule.kind == "definition":
                 self.definitions[rule.topic].append(rule)
-            group = (rule.topic, rule.kind == "definition")
+            layered = any(
+                p in asserted
+                for requires in (rule.requires, *(a for group in rule.requires_one_of for a in group))
+                for _, facts in requires.values()
+                for p, _ in facts
+            )
+            group = (rule.topic, rule.kind == "definition", layered)
             keys = _keys(rule)
             if keys:
                 self.index[group][min(keys, key=lambda k: (frequency[k], k))].append(rule)
@@ -365,17 +377,36 @@ class KnowledgeGraph:
                 self.unindexed[group].append(rule)
 
     def candidates(
-        self, chain: list[str], entities, reading_facts, held, definitions: bool = False
+        self,
+        chain: list[str],
+        entities,
+        reading_facts,
+        held,
+        definitions: bool = False,
+        settled: dict[Group, list[RuleInfo]] | None = None,
     ) -> list[RuleInfo]:
         """The rules of the topics in ``chain`` whose required facts the reading holds (a
-        :data:`ReadingIndex`): the definitions, or the other rules."""
-        groups = [(topic, definitions) for topic in chain]
-        found = [r for g in groups for r in self.unindexed.get(g, ())]
-        for group in groups:
-            for (binding, p, v), rules in self.index.get(group, {}).items():
-                if (p, v) in held.get(binding, ()):
-                    found += rules
-        return [r for r in found if is_candidate(r, entities, reading_facts)]
+        :data:`ReadingIndex`): the definitions, or the other rules.
+
+        ``settled`` keeps, for the layers of one reading, the candidates among the rules that
+        require no fact a definition asserts: the facts a layer adds to the chart's cannot change them.
+        """
+        found: list[RuleInfo] = []
+        for topic in chain:
+            for layered in (False, True):
+                group = (topic, definitions, layered)
+                if not layered and settled is not None and group in settled:
+                    found += settled[group]
+                    continue
+                rules = list(self.unindexed.get(group, ()))
+                for (binding, p, v), indexed in self.index.get(group, {}).items():
+                    if (p, v) in held.get(binding, ()):
+                        rules += indexed
+                rules = [r for r in rules if is_candidate(r, entities, reading_facts)]
+                if not layered and settled is not None:
+                    settled[group] = rules
+                found += rules
+        return found
 
     def topic_chain(self, topic: str) -> list[str]:
         chain = [topic]
@@ -451,6 +482,10 @@ class Reading:
         self._frozen: dict[str, frozenset[tuple[str, str]]] = {}
         """The facts of each subject whose facts have not changed since, as :meth:`index` gives them."""
         self._relations: Relations = {}
+        self._changed: set[str] = set()
+        """The subjects that gained facts since :meth:`index` last looked."""
+        self._bindings: dict[str, list[str]] = {}
+        """The entities the reading links to (rule-constant form), each with the predicates linking it."""
         self._add_facts(triples)
         readings = [q.subject for q in self.store.quads_for_pattern(None, RDF_TYPE, READING)]
         if len(readings) != 1:
@@ -473,7 +508,8 @@ class Reading:
         view.added = {p: list(found) for p, found in self.added.items()}
         view._facts = defaultdict(set, {subject: set(pairs) for subject, pairs in self._facts.items()})
         view._frozen = dict(self._frozen)
-        view._index = view._rdflib = None
+        view._changed = set(self._changed)
+        view._rdflib = None
         return view
 
     def _query(self, query: str):
@@ -491,14 +527,17 @@ class Reading:
         entity related by a predicate of ``relations`` to an entity bound by one of its bindings
         also has the fact ``(predicate, "@" + binding)``.
 
-        Computed once and kept until :meth:`extend` adds facts: facts added to :attr:`store`
-        directly are not seen.
+        Computed once, then brought up to date with the facts :meth:`extend` adds: facts added to
+        :attr:`store` directly are not seen.
         """
         if relations is not self._relations:
             self._frozen.clear()
             self._relations, self._index = relations, None
-        if self._index is None:
+        if self._index is None or self.iri.value in self._changed:
             self._index = self._compute_index()
+        elif self._changed:
+            self._index = self._updated_index(self._index)
+        self._changed = set()
         return self._index
 
     def _add_facts(self, triples: Iterable[tuple[Any, Any, Any]]) -> None:
@@ -508,6 +547,7 @@ class Reading:
                 subject = s.value
                 facts[subject].add((p.value, _term(o)))
                 frozen.pop(subject, None)
+                self._changed.add(subject)
 
     def _facts_of(self, subject: str, bindings: dict[str, list[str]]) -> frozenset[tuple[str, str]]:
         """The subject's facts, with ``(predicate, "@" + binding)`` for each relation to an entity the
@@ -532,14 +572,29 @@ class Reading:
         for pred, obj in facts[reading]:
             if obj.startswith("<"):  # an entity, even one with no facts of its own, or a concept
                 bindings[obj].append(pred)
-        entities: dict[str, list[frozenset]] = defaultdict(list)
+        self._bindings = bindings
+        entities: dict[str, dict[str, frozenset]] = defaultdict(dict)
         for obj, preds in bindings.items():
             found = self._facts_of(obj[1:-1], bindings)
             for pred in preds:
-                entities[pred].append(found)
+                entities[pred][obj] = found
         own = self._facts_of(reading, bindings)
-        held = {binding: frozenset().union(*sets) for binding, sets in entities.items()}
+        held = {binding: frozenset().union(*sets.values()) for binding, sets in entities.items()}
         held["reading"] = own
+        return entities, own, held
+
+    def _updated_index(self, index: ReadingIndex) -> ReadingIndex:
+        """``index`` with the facts the reading's entities gained since: facts are only ever added,
+        so a binding's facts grow by theirs (the reading's own facts unchanged)."""
+        entities, own, held = index
+        entities, held = dict(entities), dict(held)
+        for subject in self._changed:
+            obj = f"<{subject}>"
+            if preds := self._bindings.get(obj):
+                found = self._facts_of(subject, self._bindings)
+                for pred in preds:
+                    entities[pred] = {**entities[pred], obj: found}
+                    held[pred] = held[pred] | found
         return entities, own, held
 
     def select(self, query: str, engine: str, terms: frozenset[str] = frozenset()) -> list[dict[str, str]]:
@@ -580,7 +635,6 @@ class Reading:
             self.added.setdefault(predicate, []).extend(found)
         self._add_facts((t.subject, t.predicate, t.object) for t in triples)
         self._rdflib = None
-        self._index = None
 
     def rdflib_graph(self) -> Graph:
         """The same facts as an rdflib graph, for running the queries on rdflib's engine."""
@@ -647,7 +701,7 @@ def _held(requires: Requirements, entities, reading_facts) -> bool:
         if var == "reading":
             if not needed <= reading_facts:
                 return False
-        elif not any(needed <= facts for facts in entities.get(binding, ())):
+        elif not any(needed <= facts for facts in entities.get(binding, {}).values()):
             return False
     return True
 
@@ -746,11 +800,14 @@ def retrieve_topics(
     layers: dict[tuple[str, ...], Reading] = {}
     layer_of: dict[str, Reading] = {}
     first_round: dict[str, list[ox.Triple]] = {}
+    settled: dict[Group, list[RuleInfo]] = {}
+    if len(topics) > 1:
+        reading.index(kg.relations)  # each layer starts from the chart facts' index
     for t in topics:
         key = tuple(sorted(r.iri for c in chains[t] for r in kg.definitions.get(c, ())))
         if key not in layers:
             layers[key] = reading if len(topics) == 1 else reading.layer(str(len(layers)))
-            _apply_definitions(kg, chains[t], layers[key], first_round)
+            _apply_definitions(kg, chains[t], layers[key], first_round, settled)
         layer_of[t] = layers[key]
     defined = time.perf_counter()
     # A rule's applications depend on the chart facts and on the facts of its topic's layer that it may
@@ -764,7 +821,7 @@ def retrieve_topics(
         layer = layer_of[t]
         state_layer[id(layer)] = layer
         asked[t] = []
-        for rule in kg.candidates(chains[t], *layer.index(kg.relations)):
+        for rule in kg.candidates(chains[t], *layer.index(kg.relations), settled=settled):
             if not rule.template:
                 offered[t].append(rule)  # a text-only rule without triggers: "consider" on every reading
             else:
@@ -899,6 +956,7 @@ def _apply_definitions(
     chain: list[str],
     reading: Reading,
     first: dict[str, list[ox.Triple]] | None = None,
+    settled: dict[Group, list[RuleInfo]] | None = None,
     rounds: int = 8,
 ) -> None:
     """Run the topic's definition CONSTRUCTs until they add nothing new.
@@ -906,13 +964,14 @@ def _apply_definitions(
     Candidates are chosen again each round: a role one definition assigns (祖墓) may be what
     another definition needs (曾祖墳 = the line above the 祖墓). A definition that ran already
     runs again only when the last round added facts it may read (:func:`_read_by`). ``first`` keeps what
-    each definition gives in the first round, for the layers of one reading, which all start from
+    each definition gives in the first round, and ``settled`` the candidates no layer's facts
+    change (:meth:`KnowledgeGraph.candidates`), for the layers of one reading, which all start from
     the same facts.
     """
     ran: set[str] = set()
     new: ByPredicate = {}
     for round_ in range(rounds):
-        definitions = kg.candidates(chain, *reading.index(kg.relations), definitions=True)
+        definitions = kg.candidates(chain, *reading.index(kg.relations), definitions=True, settled=settled)
         due = [d for d in definitions if d.iri not in ran or _read_by(d.construct or "", "", new)]
         given: dict[ox.Triple, None] = {}
         for d in due:
@@ -941,11 +1000,19 @@ def _read_iris(query: str) -> frozenset[str] | None:
     where = query.split("WHERE", 1)[-1]
     if VARIABLE_PREDICATE.search(where):
         return None
-    named = {
+    return _iris(where) | {RDF_TYPE.value}
+
+
+def _asserted(construct: str) -> frozenset[str]:
+    """The IRIs the template of a definition's CONSTRUCT names: those of the facts it may assert."""
+    return _iris(construct.split("CONSTRUCT", 1)[-1].split("WHERE", 1)[0])
+
+
+def _iris(text: str) -> frozenset[str]:
+    return frozenset(
         iri or VOCABULARY_PREFIXES.get(prefix, prefix + ":") + local
-        for iri, prefix, local in IRI_TOKEN.findall(where)
-    }
-    return frozenset(named | {RDF_TYPE.value})
+        for iri, prefix, local in IRI_TOKEN.findall(text)
+    )
 
 
 def _describe(
