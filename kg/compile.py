@@ -47,6 +47,7 @@ from kg.vocabulary import DK, Fact, Vocabulary, curie, sparql_prefixes, vocabula
 
 SCHEMA = RULES / "rule.schema.json"
 SYSTEMS = {"liuyao": DK.LiuYao, "liuren": DK.LiuRen}
+"""The chart system of a work (catalogue ``system``) as the reading asserts it (dk:system)."""
 
 
 def _system_requirement(rule: CompiledRule) -> str:
@@ -54,7 +55,6 @@ def _system_requirement(rule: CompiledRule) -> str:
     return f"reading\treading\t{DK.system}\t<{SYSTEMS[works()[rule.work].system]}>"
 
 
-"""The chart system of a work (catalogue ``system``) as the reading asserts it (dk:system)."""
 KINDS = {
     "judgement": DK.JudgementRule,
     "definition": DK.DefinitionRule,

@@ -46,6 +46,7 @@ from kg.vocabulary import PREFIXES as VOCABULARY_PREFIXES
 PREFIXES = sparql_prefixes()
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 READING = ox.NamedNode(str(DK.Reading))
+SYSTEM = str(DK.system)
 
 ReadingIndex = tuple[
     dict[str, dict[str, frozenset[tuple[str, str]]]],
@@ -361,6 +362,10 @@ class KnowledgeGraph:
         self.definitions: dict[str, list[RuleInfo]] = defaultdict(list)
         """The definition rules of each topic."""
         for rule in self.rules.values():
+            if (rule.template or rule.construct) and not any(
+                p == SYSTEM for p, _ in rule.requires.get("reading", ("", frozenset()))[1]
+            ):
+                raise KgError(f"rule <{rule.iri}> does not require its chart system: rebuild the graph")
             if rule.kind == "definition":
                 self.definitions[rule.topic].append(rule)
             layered = any(
@@ -731,9 +736,20 @@ def concrete_query(template: str, arguments: str) -> str:
     return declarations(body) + body
 
 
+ANCHOR = re.compile(r"^  \?reading a dk:Reading \.\n  \?reading dk:system dk:\w+ \.\n", re.MULTILINE)
+
+
+@cache
+def unanchored(query: str) -> str:
+    """A compiled query without its first two patterns, the reading and its system: retrieval runs a
+    rule only on a store that holds one dk:Reading (:class:`Reading`) with the system every rule
+    requires (:meth:`KnowledgeGraph.candidates`), so they always match, and each costs a join."""
+    return ANCHOR.sub("", query, count=1)
+
+
 def _run_template(kg: KnowledgeGraph, reading: Reading, template: str, members: list[RuleInfo], engine: str):
     """(rule, bindings) for every way a candidate of this template applies."""
-    text = kg.templates[template]
+    text = unanchored(kg.templates[template])
     if template in kg.joinable and len(members) > JOIN_THRESHOLD:
         by_arguments: dict[tuple[str, ...], list[RuleInfo]] = defaultdict(list)
         for rule in members:
@@ -975,10 +991,11 @@ def _apply_definitions(
         due = [d for d in definitions if d.iri not in ran or _read_by(d.construct or "", "", new)]
         given: dict[ox.Triple, None] = {}
         for d in due:
+            query = trimmed(unanchored(d.construct or ""))
             if round_ or first is None:
-                triples = reading.construct(trimmed(d.construct or ""))
+                triples = reading.construct(query)
             elif (triples := first.get(d.iri)) is None:
-                triples = first[d.iri] = reading.construct(trimmed(d.construct or ""))
+                triples = first[d.iri] = reading.construct(query)
             given.update(dict.fromkeys(t for t in triples if not reading.holds(t)))
         ran.update(d.iri for d in due)
         if not given:

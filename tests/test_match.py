@@ -10,6 +10,7 @@ from rdflib import Graph
 
 import kg.liuren.facts as liuren_facts
 import kg.liuyao.facts as liuyao_facts
+import kg.match as match
 from kg.build import build
 from kg.calendar import Pillars
 from kg.corpus import works
@@ -326,6 +327,35 @@ def test_a_relation_to_an_entity_with_no_facts_of_its_own(kg):
     assert ("t.under", "applies") in fired(kg, chart(bare))
 
 
+def _generated_charts(count: int) -> list:
+    """Chart facts of ``count`` seeded random casts and as many random lessons."""
+    rng = random.Random(20261201)
+    charts = []
+    for _ in range(count):
+        pillars = Pillars(*(GanZhi.from_index(rng.randrange(60)) for _ in range(4)))
+        cast = cast_chart(pillars, tuple(rng.choice((6, 7, 8, 9)) for _ in range(6)))
+        charts.append(liuyao_facts.chart_facts(cast, liuyao_facts.reading_iri(cast)))
+        lesson = chart_from_inputs(
+            day=GanZhi.from_index(rng.randrange(60)),
+            hour=Branch(rng.randrange(12)),
+            general=Branch(rng.randrange(12)),
+        )
+        charts.append(liuren_facts.chart_facts(lesson, liuren_facts.reading_iri(lesson)))
+    return charts
+
+
+def _system_topics(kg: KnowledgeGraph) -> dict[str, list[str]]:
+    system = {w.id: w.system for w in works().values()}
+    topics: dict[str, set[str]] = {"liuyao": set(), "liuren": set()}
+    for rule in kg.rules.values():
+        topics[system[rule.iri.removeprefix(RULE).split(".")[0]]].add(rule.topic)
+    return {s: sorted(t) for s, t in topics.items()}
+
+
+def _asked(topics: dict[str, list[str]], reading: Reading) -> list[str]:
+    return topics["liuren" if "/liuren-" in reading.iri.value else "liuyao"]
+
+
 def test_candidate_alternatives_change_no_result(built_graph):
     """Alternatives, relations and counted facts only skip queries that would find nothing: on
     generated charts of both systems, every topic of the built graph gives the same results with
@@ -345,35 +375,47 @@ def test_candidate_alternatives_change_no_result(built_graph):
         for iri, rule in full.rules.items()
     }
     plain._index_rules()
-    rng = random.Random(20261201)
-    charts = []
-    for _ in range(15):
-        pillars = Pillars(*(GanZhi.from_index(rng.randrange(60)) for _ in range(4)))
-        cast = cast_chart(pillars, tuple(rng.choice((6, 7, 8, 9)) for _ in range(6)))
-        charts.append(liuyao_facts.chart_facts(cast, liuyao_facts.reading_iri(cast)))
-        lesson = chart_from_inputs(
-            day=GanZhi.from_index(rng.randrange(60)),
-            hour=Branch(rng.randrange(12)),
-            general=Branch(rng.randrange(12)),
-        )
-        charts.append(liuren_facts.chart_facts(lesson, liuren_facts.reading_iri(lesson)))
-    system = {w.id: w.system for w in works().values()}
-    topics: dict[str, set[str]] = {"liuyao": set(), "liuren": set()}
-    for rule in full.rules.values():
-        topics[system[rule.iri.removeprefix(RULE).split(".")[0]]].add(rule.topic)
+    topics = _system_topics(full)
     skipped = 0
-    for facts in charts:
+    for facts in _generated_charts(15):
         reading = Reading(facts)
-        asked = sorted(topics["liuren" if "/liuren-" in reading.iri.value else "liuyao"])
         stats: dict[str, float] = {}
-        found = retrieve_topics(full, reading, asked, stats=stats)
+        found = retrieve_topics(full, reading, _asked(topics, reading), stats=stats)
         before = {}
-        expected = retrieve_topics(plain, Reading(facts), asked, stats=before)
+        expected = retrieve_topics(plain, Reading(facts), _asked(topics, reading), stats=before)
         assert {t: [a.as_dict() for a in v] for t, v in found.items()} == {
             t: [a.as_dict() for a in v] for t, v in expected.items()
         }
         skipped += before["candidates"] - stats["candidates"]
     assert skipped > 0
+
+
+def test_queries_run_without_the_reading_and_system_patterns(built_graph, monkeypatch):
+    """Retrieval drops the patterns ``?reading a dk:Reading`` and ``?reading dk:system …`` from the
+    queries it runs (every rule requires its system, and a store holds one reading): on generated
+    charts of both systems, every topic gives what the compiled queries give in full."""
+    kg = KnowledgeGraph.load(built_graph)
+    for text in kg.templates.values():
+        kept = [line for line in text.splitlines() if "dk:Reading" not in line and "dk:system" not in line]
+        assert match.unanchored(text).splitlines() == kept
+        assert len(kept) == len(text.splitlines()) - 2
+    topics = _system_topics(kg)
+    charts = _generated_charts(6)
+    found = [retrieve_topics(kg, Reading(f), _asked(topics, Reading(f))) for f in charts]
+    monkeypatch.setattr(match, "unanchored", lambda query: query)
+    expected = [retrieve_topics(kg, Reading(f), _asked(topics, Reading(f))) for f in charts]
+    assert [{t: [a.as_dict() for a in v] for t, v in by.items()} for by in found] == [
+        {t: [a.as_dict() for a in v] for t, v in by.items()} for by in expected
+    ]
+    assert any(any(by.values()) for by in found)
+
+
+def test_a_rule_without_its_system_is_refused(built_graph):
+    kg = KnowledgeGraph.load(built_graph)
+    iri, rule = next((i, r) for i, r in kg.rules.items() if r.template)
+    kg.rules[iri] = replace(rule, requires={v: f for v, f in rule.requires.items() if v != "reading"})
+    with pytest.raises(KgError, match="does not require its chart system"):
+        kg._index_rules()
 
 
 def test_alternatives_of_a_branch_with_several_values_are_combined(kg):
