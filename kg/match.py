@@ -546,13 +546,23 @@ class Reading:
         return self._index
 
     def _add_facts(self, triples: Iterable[tuple[Any, Any, Any]]) -> None:
-        facts, frozen = self._facts, self._frozen
+        facts, touched = self._facts, set()
         for s, p, o in triples:
-            if not isinstance(o, ox.BlankNode):
-                subject = s.value
-                facts[subject].add((p.value, _term(o)))
-                frozen.pop(subject, None)
-                self._changed.add(subject)
+            kind = type(o)  # _term, inlined: a reading's facts are many
+            if kind is ox.NamedNode:
+                value = f"<{o.value}>"
+            elif kind is ox.Literal:
+                value = o.value
+            elif kind is ox.BlankNode:
+                continue
+            else:
+                value = _term(o)
+            subject = s.value
+            facts[subject].add((p.value, value))
+            touched.add(subject)
+        for subject in touched:
+            self._frozen.pop(subject, None)
+        self._changed |= touched
 
     def _facts_of(self, subject: str, bindings: dict[str, list[str]]) -> frozenset[tuple[str, str]]:
         """The subject's facts, with ``(predicate, "@" + binding)`` for each relation to an entity the
