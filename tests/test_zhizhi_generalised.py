@@ -102,7 +102,6 @@ ELSEWHERE = [
     ("zhizhi.ju11.danshe-jianchuan", "通占", {"day": "己巳", "ju": 11, "plate": "晝"}, None),
     # 甲子 第12局: 初傳 辰 (季), the 丁神 卯 (丁卯) the 1課 upper: 遊子
     ("zhizhi.youzi.chuxing", "出行", {"day": "甲子", "ju": 12, "plate": "晝"}, None),
-    ("zhizhi.ju10.youzi", "出行", {"day": "甲子", "ju": 12, "plate": "晝"}, None),
     # 丁丑 第6局: 初傳 卯 on 申 (斫輪), 申 void (甲戌旬)
     ("zhizhi.zhuolun-luo-kong.gai-tu", "通占", {"day": "丁丑", "ju": 6, "plate": "晝"}, None),
     ("zhizhi.zhuolun-luo-kong.xu-ming", "通占", {"day": "丁丑", "ju": 6, "plate": "晝"}, None),
@@ -119,10 +118,11 @@ ELSEWHERE = [
     ),  # 辰 on 酉, 酉 on 寅
     # 第8局 S(e) = e − 7: 辰 on 亥; 子 (水) the 2課 upper
     ("zhizhi.ju8.tiangang-hai", "天時", {"day": "甲子", "ju": 8, "plate": "晝"}, None),
-    # 甲戌 第11局: 辰 on 寅 (e − 10), 酉 void (甲戌旬 申酉)
-    ("zhizhi.ju11.tiangang-yin-bi-kong", "天時", {"day": "甲戌", "ju": 11, "plate": "晝"}, None),
-    # 乙亥 第7局: 辰 on 戌 (陽), 酉 void; 晝 generals of 戌 辰 巳 亥 朱雀 太常 白虎 螣蛇, no 玄武 天后
-    ("zhizhi.tiangang-yang-bi-kong.tianshi", "天時", {"day": "乙亥", "ju": 7, "plate": "晝"}, None),
+    # 己卯 第11局: 辰 on 寅 (e − 10), 酉 over 己's 未, the 1課 upper, void (甲戌旬 申酉)
+    ("zhizhi.ju11.tiangang-yin-bi-kong", "天時", {"day": "己卯", "ju": 11, "plate": "晝"}, None),
+    # 丁丑 第5局: 辰 on 申 (陽), 酉 the 3課 upper and 末傳, void (甲戌旬); 晝 generals of 卯 亥 酉 巳 丑 勾陳 貴人 太陰
+    # 天空 朱雀, no 玄武 天后
+    ("zhizhi.tiangang-yang-bi-kong.tianshi", "天時", {"day": "丁丑", "ju": 5, "plate": "晝"}, None),
     # 癸丑 第7局: 課傳 未 丑, 土; 晝 未 朱雀 丑 太常; 辰 on 戌
     ("zhizhi.huo-tu-tiangang-xu.tianshi", "天時", {"day": "癸丑", "ju": 7, "plate": "晝"}, None),
     # 乙丑 第1局: 課 辰 辰 丑 丑, 傳 辰 丑 戌, all 土
@@ -149,7 +149,7 @@ ELSEWHERE = [
     # 甲子 第4局: 三傳 午 卯 子: 子 生 卯 生 午
     ("zhizhi.ju9.mo-di-sheng", "通占", {"day": "甲子", "ju": 4, "plate": "晝"}, None),
     # 甲子 第3局: 三傳 戌 申 午: 午 火 生 戌 土, the 妻財 of 甲
-    ("zhizhi.ju8.mo-zhu-chu-cai", "求財", {"day": "甲子", "ju": 3, "plate": "晝"}, None),
+    ("zhizhi.ju8.mo-zhu-chu-cai", "通占", {"day": "甲子", "ju": 3, "plate": "晝"}, None),
     # 壬午 第6局: 三傳 午 丑 申 — 末 申 void (甲戌旬) 生 壬; 中 丑, real, 克 壬
     ("zhizhi.sheng-kong-gui-shi", "通占", {"day": "壬午", "ju": 6, "plate": "晝"}, None),
     # 壬午 第4局: 干上 申 (亥 − 3) void, 生 壬; 支上 卯 (午 − 3), 子孫 of 壬, not void
@@ -323,6 +323,10 @@ SILENT = [
     ("zhizhi.ju10.xiong-shen-chong-zhan", "通占", {"day": "丁丑", "ju": 4, "plate": "晝"}),
     # 甲申 第1局 夜: 支上 申 carries 天后 on the 夜 plate (夜貴 未 on 未, backward), not 白虎
     ("zhizhi.ju10.ye-hu-lin-zhai", "通占", {"day": "甲申", "ju": 1, "plate": "夜"}),
+    # 畢宿 looked for in the 課傳: 甲戌 第11局 (辰 on 寅, 酉 void) has 課 辰 午 子 寅, 傳 辰 午 申; 乙亥 第7局 (辰 on 戌, 酉
+    # void, no water general by day) has 課 戌 辰 巳 亥, 傳 巳 亥 巳
+    ("zhizhi.ju11.tiangang-yin-bi-kong", "天時", {"day": "甲戌", "ju": 11, "plate": "晝"}),
+    ("zhizhi.tiangang-yang-bi-kong.tianshi", "天時", {"day": "乙亥", "ju": 7, "plate": "晝"}),
 ]
 
 
@@ -330,6 +334,12 @@ def test_damaged_reason_overcoming_either_way(kg: KnowledgeGraph) -> None:
     """¶80 支於相剋相沖, read 支干: 相剋 is either way. On 庚寅 the 支 寅 clashes 申 (庚's 寄宮) and 庚 (金) overcomes 寅
     (木); on 甲申 (ELSEWHERE) the 支 申 overcomes 甲."""
     assert statuses(kg, "家宅", "晝", day="庚寅", ju=1).get("zhizhi.ju11.zhi-gan-ke-chong") == "consider"
+
+
+def test_bi_su_luo_kong_on_a_void_seat(kg: KnowledgeGraph) -> None:
+    """¶80 畢宿落空: 落空 is also a spirit on a void seat (¶26 卯木落空). 丁亥 第11局: 辰 on 寅, 酉 over 丁's 未, the
+    1課 upper and the 初傳; 酉 is real in the 甲申旬 and its seat 未 void."""
+    assert statuses(kg, "天時", "晝", day="丁亥", ju=11).get("zhizhi.ju11.tiangang-yin-bi-kong") == "applies"
 
 
 @pytest.mark.parametrize(("rule", "topic", "inputs"), SILENT, ids=[e[0] for e in SILENT])

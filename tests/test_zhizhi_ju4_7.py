@@ -232,3 +232,14 @@ def test_bifa_generals_at_war_looked_for_in_the_lessons_and_transmissions(kg: Kn
     assert rule in applying(read(kg, "通占", ju=6, plate="夜"))
     assert rule not in applying(read(kg, "通占", ju=6, plate="晝"))
     assert rule in applying(read(kg, "通占", ju=2, plate="晝"))
+
+
+def test_miyao_white_ants_by_night_with_shen_on_chou(kg: KnowledgeGraph) -> None:
+    """¶32 秘要 申為長生，夜占乘虎，坐於丑墓: on 第六局 (S(e) = e − 5) 申, the 長生 of 癸 水, is the 干上神 on 丑. By
+    night 夜貴 卯 sits on 申 and runs backward (卯 貴人 … 申 白虎); by day 晝貴 巳 on 戌, backward, gives 申 玄武. On
+    壬申 第6局 by night (壬 has 癸's nobles) 申 is the 末傳 on 丑 with 白虎. The forecast answers any matter (通占)."""
+    rule = "zhizhi.miyao.bai-yi"
+    for topic in ("通占", "墳葬", "疾病"):
+        assert rule in applying(read(kg, topic, ju=6, plate="夜"))
+    assert rule not in applying(read(kg, "通占", ju=6, plate="晝"))
+    assert rule in applying(read(kg, "通占", day="壬申", ju=6, plate="夜"))

@@ -233,9 +233,15 @@ def test_ju11_kejing_void_last_transmission_qualifies_both_di_sheng_lines(
 
 
 def test_ju8_zuanyi_natal_year_on_hai(kg: KnowledgeGraph) -> None:
-    """¶52 纂義 年命在亥，為前後引從: only for a querent whose 本命 (or 行年) is 亥."""
-    assert "zhizhi.ju8.zuanyi" in by_status(read(kg, "功名", ju=8, plate="晝", birth="亥"))
-    assert "zhizhi.ju8.zuanyi" not in by_status(read(kg, "功名", ju=8, plate="晝", birth="子"))
+    """¶52 纂義 年命在亥，為前後引從: a querent whose 本命 (or 行年) is 亥, with the two nobles on the branches either side
+    of it. 第八局 (S(e) = e − 7): 晝貴 巳 on 子, 夜貴 卯 on 戌. 丁丑 第2局 (S(e) = e − 1): 丁's 晝貴 亥 on 子, 夜貴 酉 on
+    戌. 第七局 (S(e) = e − 6) puts 午 on 子 and 辰 on 戌."""
+    rule = "zhizhi.ju8.zuanyi"
+    assert rule in by_status(read(kg, "功名", ju=8, plate="晝", birth="亥"))
+    assert rule in by_status(read(kg, "功名", ju=8, plate="夜", walking_year="亥"))
+    assert rule not in by_status(read(kg, "功名", ju=8, plate="晝", birth="子"))
+    assert rule in by_status(read(kg, "功名", day="丁丑", ju=2, plate="晝", birth="亥"))
+    assert rule not in by_status(read(kg, "功名", ju=7, plate="晝", birth="亥"))
 
 
 ZHINAN = {

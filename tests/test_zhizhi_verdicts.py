@@ -3,7 +3,7 @@
 For all eight lessons and every topic the text judges (¶8, ¶18–20, ¶30, ¶40, ¶50, ¶60, ¶70, ¶80 of
 corpus/sources/zhizhi.txt, with the 課義, 解曰 and 斷曰 verdicts that name a topic), by day and by night where the
 text splits, a reading (kg.match.retrieve on the real build) returns the text's verdict with its words and
-polarity (offered as text where it turns on a fact no reading records: ¶30 尊長難痊), and no rule of 《直指》 of
+polarity (offered as text where it turns on a fact no reading records: ¶30 尊長難痊, ¶60 晝占男吉), and no rule of 《直指》 of
 the topic gives 吉 where the text says only 凶 on that lesson and plate, or 凶 where it says only 吉; for a querent
 without sex or calling and for a woman in office (the facts ¶32, ¶36 and ¶42 turn on). Where a generalised reason of one lesson holds on another lesson whose own verdict is the opposite
 (人空病實 ¶30 on 第五局, 官鬼太多 ¶70 on 第四局 …), an exception citing that lesson's verdict overrides it there and
@@ -129,7 +129,6 @@ VERDICTS = [
     (8, "功名", BOTH, {}, "zhizhi.ju8.gongming", "吉", "占官最吉"),
     (8, "功名", BOTH, {}, "zhizhi.ju8.duan-zhuyin", "吉", "有加官進級之象"),
     (8, "求財", BOTH, {}, "zhizhi.ju8.qiucai", "吉", "主得貴人之財"),
-    (8, "求財", BOTH, {}, "zhizhi.ju8.cai-hou", "吉", "是財甚厚也"),
     (8, "婚姻", BOTH, {}, "zhizhi.ju8.hunyin", "吉", "先難後易，終必成就"),
     (8, "婚姻", BOTH, {}, "zhizhi.ju8.keyi-qinjin", "吉", "宜講秦晉"),
     (8, "胎產", BOTH, {}, "zhizhi.ju8.taichan-nv", "中", "胎必成女"),
@@ -144,8 +143,8 @@ VERDICTS = [
     (9, "家宅", BOTH, {}, "zhizhi.ju9.renzhai", "吉凶參半", "必主人口豐盈，居宅傾墮也"),
     (9, "功名", BOTH, {"birth": "子"}, "zhizhi.ju9.gongming", "吉", "占命屬子，必貴無疑"),
     (9, "求財", BOTH, {}, "zhizhi.ju9.qiucai", "吉", "主得貴人、文書之財"),
-    (9, "婚姻", ("晝",), {}, "zhizhi.ju9.hunyin-zhouye.day", "吉", "晝占男吉"),
-    (9, "婚姻", ("夜",), {}, "zhizhi.ju9.hunyin-zhouye.night", "吉", "夜占女吉"),
+    (9, "婚姻", ("晝",), {}, "zhizhi.ju9.hunyin-male-day", "吉", "晝占男吉"),
+    (9, "婚姻", ("夜",), {}, "zhizhi.ju9.hunyin-female-night", "吉", "夜占女吉"),
     (9, "婚姻", BOTH, {}, "zhizhi.ju9.hunyin", "凶", "恐不能就"),
     (9, "胎產", BOTH, {}, "zhizhi.ju9.taichan-nv", "中", "產女無疑"),
     (9, "胎產", BOTH, {}, "zhizhi.ju9.taichan-su", "中", "產必易速"),
