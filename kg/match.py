@@ -825,7 +825,7 @@ def retrieve_topics(
     chains = {t: kg.topic_chain(t) for t in topics}
     layers: dict[tuple[str, ...], Reading] = {}
     layer_of: dict[str, Reading] = {}
-    first_round: dict[str, list[ox.Triple]] = {}
+    gives: dict[tuple[str, frozenset[ox.Triple]], list[ox.Triple]] = {}
     settled: dict[Group, list[RuleInfo]] = {}
     if len(topics) > 1:
         reading.index(kg.relations)  # each layer starts from the chart facts' index
@@ -833,7 +833,7 @@ def retrieve_topics(
         key = tuple(sorted(r.iri for c in chains[t] for r in kg.definitions.get(c, ())))
         if key not in layers:
             layers[key] = reading if len(topics) == 1 else reading.layer(str(len(layers)))
-            _apply_definitions(kg, chains[t], layers[key], first_round, settled)
+            _apply_definitions(kg, chains[t], layers[key], gives, settled)
         layer_of[t] = layers[key]
     defined = time.perf_counter()
     # A rule's applications depend on the chart facts and on the facts of its topic's layer that it may
@@ -981,7 +981,7 @@ def _apply_definitions(
     kg: KnowledgeGraph,
     chain: list[str],
     reading: Reading,
-    first: dict[str, list[ox.Triple]] | None = None,
+    gives: dict[tuple[str, frozenset[ox.Triple]], list[ox.Triple]] | None = None,
     settled: dict[Group, list[RuleInfo]] | None = None,
     rounds: int = 8,
 ) -> None:
@@ -989,23 +989,25 @@ def _apply_definitions(
 
     Candidates are chosen again each round: a role one definition assigns (祖墓) may be what
     another definition needs (曾祖墳 = the line above the 祖墓). A definition that ran already
-    runs again only when the last round added facts it may read (:func:`_read_by`). ``first`` keeps what
-    each definition gives in the first round, and ``settled`` the candidates no layer's facts
+    runs again only when the last round added facts it may read (:func:`_read_by`). ``gives`` keeps what
+    each definition gives on the layer facts it may read, and ``settled`` the candidates no layer's facts
     change (:meth:`KnowledgeGraph.candidates`), for the layers of one reading, which all start from
-    the same facts.
+    the same facts: a definition runs once for each distinct set of layer facts it may read.
     """
     ran: set[str] = set()
     new: ByPredicate = {}
-    for round_ in range(rounds):
+    for _ in range(rounds):
         definitions = kg.candidates(chain, *reading.index(kg.relations), definitions=True, settled=settled)
         due = [d for d in definitions if d.iri not in ran or _read_by(d.construct or "", "", new)]
         given: dict[ox.Triple, None] = {}
         for d in due:
             query = trimmed(unanchored(d.construct or ""))
-            if round_ or first is None:
+            if gives is None:
                 triples = reading.construct(query)
-            elif (triples := first.get(d.iri)) is None:
-                triples = first[d.iri] = reading.construct(query)
+            else:
+                key = (d.iri, frozenset(_read_by(d.construct or "", "", reading.added)))
+                if (triples := gives.get(key)) is None:
+                    triples = gives[key] = reading.construct(query)
             given.update(dict.fromkeys(t for t in triples if not reading.holds(t)))
         ran.update(d.iri for d in due)
         if not given:
