@@ -235,8 +235,8 @@ class KnowledgeGraph:
                 template=template,
                 arguments=row["args"].value if "args" in row else "",
                 variables=tuple(sorted(variables[iri])),
-                requires=_requirements(requires[iri]),
-                requires_one_of=tuple(one_of[iri]),
+                requires=(needed := _requirements(requires[iri])),
+                requires_one_of=_narrowed(tuple(one_of[iri]), needed),
                 construct=row["construct"].value if "construct" in row else None,
                 overrides=row["over"].value if "over" in row else None,
             )
@@ -274,8 +274,8 @@ class KnowledgeGraph:
             info = RuleInfo(
                 **plain,
                 variables=tuple(rule["variables"]),
-                requires=_requirements_from_json(rule["requires"]),
-                requires_one_of=one_of,
+                requires=(needed := _requirements_from_json(rule["requires"])),
+                requires_one_of=_narrowed(one_of, needed),
             )
             self.rules[info.iri] = info
         self.templates, self.joinable = data["templates"], set(data["joinable"])
@@ -427,6 +427,25 @@ def _requirements(keys: Iterable[str]) -> Requirements:
         var, binding, pred, value = key.split("\t")
         found.setdefault(var, (binding, set()))[1].add((pred, value))
     return {v: (b, frozenset(facts)) for v, (b, facts) in found.items()}
+
+
+def _narrowed(
+    groups: tuple[tuple[Requirements, ...], ...], requires: Requirements
+) -> tuple[tuple[Requirements, ...], ...]:
+    """Each alternative with the rule's own requirements of the variables it names, bound alike:
+    a variable binds one entity, which must hold both."""
+    return tuple(
+        tuple(
+            {
+                var: (binding, facts | requires[var][1])
+                if var in requires and requires[var][0] == binding
+                else (binding, facts)
+                for var, (binding, facts) in alternative.items()
+            }
+            for alternative in group
+        )
+        for group in groups
+    )
 
 
 def _requirements_json(requires: Requirements) -> dict[str, list]:
