@@ -26,7 +26,7 @@ import re
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field, fields
 from functools import cache
 from itertools import starmap
@@ -49,12 +49,13 @@ READING = ox.NamedNode(str(DK.Reading))
 SYSTEM = str(DK.system)
 
 ReadingIndex = tuple[
-    dict[str, dict[str, frozenset[tuple[str, str]]]],
+    dict[str, dict[tuple[str, str], int]],
     frozenset[tuple[str, str]],
-    dict[str, frozenset[tuple[str, str]]],
+    dict[str, Container[tuple[str, str]]],
 ]
-"""What :meth:`Reading.index` returns: per binding property, its entities' fact sets by IRI; the
-reading's own facts; and per binding property, the facts any of its entities holds."""
+"""What :meth:`Reading.index` returns: per binding property, each fact its entities hold with the
+bit mask of those that hold it (a bit an entity); the reading's own facts; and per binding property,
+the facts any of its entities holds (and the reading's own under ``reading``)."""
 
 Requirements = dict[str, tuple[str, frozenset[tuple[str, str]]]]
 """Per rule variable, its binding property and the (predicate, value) pairs one entity bound by it
@@ -508,8 +509,12 @@ class Reading:
         self._relations: Relations = {}
         self._changed: set[str] = set()
         """The subjects that gained facts since :meth:`index` last looked."""
+        self._stale: dict[str, frozenset[tuple[str, str]]] = {}
+        """Of those, the facts the index last saw."""
         self._bindings: dict[str, list[str]] = {}
         """The entities the reading links to (rule-constant form), each with the predicates linking it."""
+        self._bits: dict[tuple[str, str], int] = {}
+        """Each entity's bit under each predicate linking it (:data:`ReadingIndex`)."""
         self._add_facts(triples)
         readings = [q.subject for q in self.store.quads_for_pattern(None, RDF_TYPE, READING)]
         if len(readings) != 1:
@@ -532,7 +537,7 @@ class Reading:
         view.added = {p: list(found) for p, found in self.added.items()}
         view._facts = defaultdict(set, {subject: set(pairs) for subject, pairs in self._facts.items()})
         view._frozen = dict(self._frozen)
-        view._changed = set(self._changed)
+        view._changed, view._stale = set(self._changed), dict(self._stale)
         view._rdflib = None
         return view
 
@@ -561,7 +566,7 @@ class Reading:
             self._index = self._compute_index()
         elif self._changed:
             self._index = self._updated_index(self._index)
-        self._changed = set()
+        self._changed, self._stale = set(), {}
         return self._index
 
     def _add_facts(self, triples: Iterable[tuple[Any, Any, Any]]) -> None:
@@ -580,7 +585,8 @@ class Reading:
             facts[subject].add((p.value, value))
             touched.add(subject)
         for subject in touched:
-            self._frozen.pop(subject, None)
+            if (known := self._frozen.pop(subject, None)) is not None:
+                self._stale.setdefault(subject, known)
         self._changed |= touched
 
     def _facts_of(self, subject: str, bindings: dict[str, list[str]]) -> frozenset[tuple[str, str]]:
@@ -606,29 +612,37 @@ class Reading:
         for pred, obj in facts[reading]:
             if obj.startswith("<"):  # an entity, even one with no facts of its own, or a concept
                 bindings[obj].append(pred)
-        self._bindings = bindings
-        entities: dict[str, dict[str, frozenset]] = defaultdict(dict)
+        self._bindings, self._bits = bindings, {}
+        entities: dict[str, dict[tuple[str, str], int]] = defaultdict(dict)
+        counts: dict[str, int] = defaultdict(int)
         for obj, preds in bindings.items():
             found = self._facts_of(obj[1:-1], bindings)
             for pred in preds:
-                entities[pred][obj] = found
+                masks = entities[pred]
+                bit = self._bits[pred, obj] = 1 << counts[pred]
+                counts[pred] += 1
+                for fact in found:
+                    masks[fact] = masks.get(fact, 0) | bit
         own = self._facts_of(reading, bindings)
-        held = {binding: frozenset().union(*sets.values()) for binding, sets in entities.items()}
-        held["reading"] = own
+        held: dict[str, Container[tuple[str, str]]] = {**entities, "reading": own}
         return entities, own, held
 
     def _updated_index(self, index: ReadingIndex) -> ReadingIndex:
         """``index`` with the facts the reading's entities gained since: facts are only ever added,
         so a binding's facts grow by theirs (the reading's own facts unchanged)."""
         entities, own, held = index
-        entities, held = dict(entities), dict(held)
+        entities, held, copied = dict(entities), dict(held), set()
         for subject in self._changed:
             obj = f"<{subject}>"
             if preds := self._bindings.get(obj):
-                found = self._facts_of(subject, self._bindings)
+                found = self._facts_of(subject, self._bindings) - self._stale.get(subject, frozenset())
                 for pred in preds:
-                    entities[pred] = {**entities[pred], obj: found}
-                    held[pred] = held[pred] | found
+                    if pred not in copied:
+                        entities[pred] = held[pred] = dict(entities[pred])
+                        copied.add(pred)
+                    masks, bit = entities[pred], self._bits[pred, obj]
+                    for fact in found:
+                        masks[fact] = masks.get(fact, 0) | bit
         return entities, own, held
 
     def select(self, query: str, engine: str, terms: frozenset[str] = frozenset()) -> list[dict[str, str]]:
@@ -735,8 +749,14 @@ def _held(requires: Requirements, entities, reading_facts) -> bool:
         if var == "reading":
             if not needed <= reading_facts:
                 return False
-        elif not any(needed <= facts for facts in entities.get(binding, {}).values()):
+            continue
+        if (masks := entities.get(binding)) is None:
             return False
+        common = -1  # the entities holding every fact so far
+        for fact in needed:
+            common &= masks.get(fact, 0)
+            if not common:
+                return False
     return True
 
 
