@@ -363,6 +363,26 @@ def test_shi_on_the_house_branch(kg):
     assert fired(kg, chart("jiazhai", apart, links), ids) == {}
 
 
+@pytest.mark.parametrize(
+    ("house", "day", "fires"),
+    [
+        ("dk:moving true", "", True),
+        ("dk:moving false ; dk:bing r:d", "dk:bing r:l2", True),
+        ("dk:moving false", "", False),
+    ],
+)
+def test_house_site_exchanged_with_an_outsider(kg, house, day, fires):
+    """應臨之爻在宅，宅臨之爻在應，並日辰動爻易換外人基地 (¶62): the 應 has the 宅's branch, and the 宅 has the day's
+    branch or moves; another moving line with the 宅's branch (line 6) is not 並日辰動爻."""
+    body = f"""r:l2 dk:position 2 ; dk:branch br:hai ; dk:bing r:l5 , r:l6 ; {house} .
+               r:l5 dk:position 5 ; dk:branch br:hai ; dk:role role:ying ; dk:bing r:l2 , r:l6 .
+               r:l6 dk:position 6 ; dk:branch br:hai ; dk:moving true ; dk:bing r:l2 , r:l5 .
+               r:d dk:pillarKind pillar:day {"; " + day if day else ""} ."""
+    ids = "huangjince.jiazhai.site-exchange-outsider"
+    links = "dk:line r:l2 , r:l5 , r:l6 ; dk:dayPillar r:d ; dk:entity r:l2 , r:l5 , r:l6 , r:d"
+    assert fired(kg, chart("zhaiji", body, links), ids) == ({ids: {"applies"}} if fires else {})
+
+
 @pytest.mark.parametrize(("ying_relative", "fires"), [("xiongdi", True), ("zisun", False)])
 def test_shi_and_ying_brothers_share_a_gate(kg, ying_relative, fires):
     """世應比和，一合兩般門扇 (¶62): no chart has 世 and 應 both 兄弟 combining with the 宅, so the sentence is
@@ -392,13 +412,16 @@ def test_officer_wears_seal_in_jade_hall(kg):
 
 
 def test_office_rank_by_the_month(kg):
-    """親月建外郡官 (¶78): the 官星 (甲見辛) with the month's branch; 親日辰縣宰官 is offered to consider."""
+    """親月建外郡官，親日辰縣宰官 (¶78): 親 is not defined (read as 並 the day's half holds on no chart), so both are
+    offered to consider on a 官星 (甲見辛) line, whether or not it has the month's branch."""
     body = OFFICER + "dk:branch br:wei .\nr:m dk:pillarKind pillar:month ; dk:bing r:l4 ."
     month, day = "huangjince.gongming.office-rank", "huangjince.gongming.office-rank-day"
     links = "dk:line r:l4 ; dk:dayPillar r:d ; dk:monthPillar r:m ; dk:pillar r:d , r:m"
-    assert fired(kg, chart("gongming", body, links), month) == {month: {"applies"}, day: {"consider"}}
-    still = body.replace(" ; dk:bing r:l4", "")
-    assert fired(kg, chart("gongming", still, links), month) == {day: {"consider"}}
+    both = {month: {"consider"}, day: {"consider"}}
+    assert fired(kg, chart("gongming", body, links), month) == both
+    assert fired(kg, chart("gongming", body.replace(" ; dk:bing r:l4", ""), links), month) == both
+    # a 庚 line on a 甲 day is the 七殺, not the 官星: nothing to offer
+    assert fired(kg, chart("gongming", body.replace("stem:xin", "stem:geng"), links), month) == {}
 
 
 def test_favour_then_disgrace_needs_the_golden_gate(kg):
@@ -539,6 +562,14 @@ def test_xu_to_zhun_shi_of_the_changed_hexagram_on_the_house(kg):
     results = cast(kg, PILLARS, "需", "2 3")
     assert bound(results, "huangjince.jiazhai.shi-outer-house.moving") == []
     assert bound(results, "huangjince.jiazhai.shi-outer-house.still") == []
+
+
+def test_pi_to_cui_still_shi_of_the_changed_hexagram_on_the_house(kg):
+    """¶68 不動則主偏宅 needs a 世 off the 宅's place: 天地否 moving line 6 becomes 澤地萃 (兌宮 二世), whose 世 is line 2
+    乙巳, the unmoved 宅 乙巳 itself; 否's own 世 (line 3 乙卯) is another branch."""
+    results = cast(kg, PILLARS, "否", "6")
+    assert bound(results, "huangjince.jiazhai.shi-outer-house.still") == []
+    assert bound(results, "huangjince.jiazhai.shi-outer-house.moving") == []
 
 
 def test_qian_to_gen_still_shi_of_the_changed_hexagram(kg):

@@ -214,8 +214,8 @@ def test_wife_combining_ying_with_peach_blossom_affair(kg):
         tong: {"applies"},
         lai + ".nei": {"applies"},
     }
-    # neither 咸池 nor 玄武: no 私通 verdict, only where the 應 comes from
-    assert fired(kg, _affair("", "outer"), tong) == {}
+    # neither 咸池 nor 玄武: no 私通, so no lover whose home the 應 tells
+    assert fired(kg, _affair("", "outer"), tong, lai) == {}
     # the note's 妻 is her 身命: a 妻財 line that is neither is not the wife (the same note says 妻帶財)
     assert fired(kg, _affair("; dk:beast beast:xuanwu", "inner", "dk:relative rel:qicai"), tong, lai) == {}
 
@@ -549,6 +549,12 @@ def test_husband_on_wifes_lu_month_broken(kg):
     assert fired(kg, lu, LQ + "shi-qi-lu") == {LQ + "shi-qi-lu": {"consider"}}
     void = lu.replace("dk:void false", "dk:void true")
     assert fired(kg, void, LQ + "shi-qi-lu") == {LQ + "shi-qi-lu-wu-yong": {"applies"}}
+    # 不逢…等殺: with 羊刃 on the line it is of no use, and no longer offered as 夫食妻祿
+    blade = lu.replace("dk:vital true", "dk:vital true ; dk:shensha star:yangren")
+    assert fired(kg, blade, LQ + "shi-qi-lu") == {LQ + "shi-qi-lu-wu-yong": {"applies"}}
+    # 劫煞 is one of those 殺 too, though the failing case does not name it
+    robbery = lu.replace("dk:vital true", "dk:vital true ; dk:shensha star:jiesha")
+    assert fired(kg, robbery, LQ + "shi-qi-lu") == {}
 
 
 def _ghost_combines(target: str, sex: str = "") -> str:
@@ -735,22 +741,26 @@ def test_ghost_on_body_illness_by_trigram(kg):
     assert fired(kg, _ghost_on_body("fumu"), ids, four) == {}
 
 
-def _robbery_and_loss(wang_hurts: str) -> str:
+def _robbery_and_loss(wang_hurts: str, relative: str = "guangui", target: str = "guashen") -> str:
+    """劫亡兩賊傷身: a 劫煞 line, and a 亡神 line of ``relative`` with ``wang_hurts`` (its relations) on the ``target``."""
     return chart(
         "shenming",
-        f"""r:b dk:position 3 ; dk:role role:guashen .
+        f"""r:b dk:position 3 ; dk:role role:{target} .
             r:x dk:position 1 ; dk:shensha star:jiesha .
-            r:w dk:position 6 ; dk:shensha star:wangshen {wang_hurts} .""",
+            r:w dk:position 6 ; dk:relative rel:{relative} ; dk:shensha star:wangshen {wang_hurts} .""",
         "dk:line r:b , r:x , r:w",
     )
 
 
 def test_jiesha_or_wangshen_hurting_the_body(kg):
-    """劫亡兩賊傷身，青草墳頭之鬼: no chart has both stars overcoming the 身 (they are always 巳亥 or 寅申, and nothing
-    is overcome by both Fire and Water, or both Wood and Metal), so the sentence is offered to consider when one
-    of them does."""
+    """劫亡兩賊傷身，青草墳頭之鬼, restated 亡神劫殺帶鬼，傷身克命: the two stars are always 巳亥 or 寅申, and nothing is
+    overcome by both Fire and Water, or both Wood and Metal, so one of them, carrying the 官鬼, overcomes the 身 or
+    the 命."""
     ids = SM + "jie-wang-liang-zei"
-    assert fired(kg, _robbery_and_loss("; dk:ke r:b"), ids) == {ids: {"consider"}}
+    assert fired(kg, _robbery_and_loss("; dk:ke r:b"), ids) == {ids: {"applies"}}
+    assert fired(kg, _robbery_and_loss("; dk:ke r:b", target="ming"), ids) == {ids: {"applies"}}
+    # 帶鬼: a 亡神 line that is no 官鬼
+    assert fired(kg, _robbery_and_loss("; dk:ke r:b", relative="xiongdi"), ids) == {}
     # 傷身 is 克 (本命受鬼克為傷身, ¶76): a 害 is not
     assert fired(kg, _robbery_and_loss("; dk:hai r:b"), ids) == {}
     # neither thief hurts the 身
@@ -822,6 +832,23 @@ def test_wife_parted_while_both_live(kg, line, moving, fires):
                r:x dk:position 3 ; dk:relative rel:fumu ; dk:moving {moving} ."""
     reading = chart("hunyin", body, "dk:line r:f , r:s , r:x ; dk:querentSex sex:female")
     assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
+
+
+@pytest.mark.parametrize(("clash", "fires"), [
+    ("r:y dk:pillarKind pillar:year ; dk:chong r:f .", True),  # 逢沖: the year is a pillar as much as the day
+    ("r:y dk:pillarKind pillar:year . r:x dk:chong r:f .", False),  # a still line is no agent
+])  # fmt: skip
+def test_spouse_from_another_prefecture(kg, clash, fires):
+    """世應在日辰旬中隔斷妻爻 … 在日辰旬外逢沖，主是外郡之人: the 世 and the 應 in the day's 旬, the 妻財 between them
+    outside it, clashed."""
+    ids = LQ + "wai-jun"
+    body = f"""r:s dk:position 2 ; dk:role role:shi ; dk:inDayXun true .
+               r:f dk:position 3 ; dk:relative rel:qicai ; dk:role role:jian ; dk:inDayXun false .
+               r:t dk:position 5 ; dk:role role:ying ; dk:inDayXun true .
+               r:x dk:position 6 ; dk:moving false .
+               {clash}"""
+    links = "dk:line r:s , r:f , r:t , r:x ; dk:yearPillar r:y ; dk:pillar r:y ; dk:entity r:s , r:f , r:t , r:x , r:y"
+    assert fired(kg, chart("hunyin", body, links), ids) == ({ids: {"applies"}} if fires else {})
 
 
 def test_man_and_wealth_next_to_each_other(kg):

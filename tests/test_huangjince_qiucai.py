@@ -591,7 +591,9 @@ def test_case_you_jin_qi_yue(kg):
     [("丁巳", "chang-sheng"), ("乙酉", "di-wang")],  # 金 長生 at 巳, 帝旺 at 酉
 )
 def test_case_ri_xia_chang_sheng(kg, day, case):
-    """¶28 又如財主日下長生之地 … 若坐帝旺眼下正及時: 離為火's 財 己酉 金 on a 巳 day, on a 酉 day."""
+    """¶28 又如財主日下長生之地 … 若坐帝旺眼下正及時: 離為火's 財 己酉 金 on a 巳 day, on a 酉 day. Both date
+    the sale at a good price (一日得價一日; 眼下正及時), a gain."""
     _, found = cast(kg, f"庚寅 戊寅 {day}", "離為火", "脫貨")
     (hit,) = found[f"{Q}ri-xia-chang-sheng.{case}"]
     assert hit.binding_labels["F"] == "四爻 妻財己酉金"
+    assert hit.polarity == "吉"

@@ -181,13 +181,13 @@ def test_partnership_brother_on_body(kg):
     assert fired(kg, still.replace("topic:hehuo", "topic:qiucai"), ids) == {
         "huangjince.qiucai.shen-lin-xiong": APPLIES
     }
-    # 動則不宜: the 兄弟 on the 卦身 moves (the Korean's reading): no 不妨, and ¶14's harm stands
+    # the 兄弟 on the 卦身 moves (the Korean's reading of 動則不宜), the 世 still: 世爻安靜 holds, 不妨
     moving = still.replace("rel:xiongdi ; dk:moving false", "rel:xiongdi ; dk:moving true")
     assert fired(kg, moving, ids) == {
-        "huangjince.hehuo.xiong-dong": APPLIES,
-        "huangjince.qiucai.shen-lin-xiong": APPLIES,
+        "huangjince.hehuo.xiong-shen": APPLIES,
+        "huangjince.qiucai.shen-lin-xiong": {"overridden"},
     }
-    # the 世 moves: not 安靜, so no 不妨; 動則不宜 stands
+    # 動則不宜: the 世 moves, not 安靜, so no 不妨, and ¶14's harm stands
     shi_moving = still.replace("rel:qicai ; dk:moving false", "rel:qicai ; dk:moving true")
     assert fired(kg, shi_moving, ids) == {
         "huangjince.hehuo.xiong-dong": APPLIES,
@@ -418,6 +418,26 @@ def test_lending_shi_ying_brothers(kg):
     assert fired(kg, one, ids) == {}
 
 
+def test_lending_shi_ying_void(kg):
+    """世應值空亦然: 值空 takes the place of 值兄弟 in both verdicts, 必無討處 and, with 財爻更絕, 連本俱失."""
+    ids = "huangjince.fangzhai"
+    void = {
+        "l3": "dk:role role:shi ; dk:relative rel:fumu ; dk:void true",
+        "l6": "dk:role role:ying ; dk:relative rel:guangui ; dk:void true",
+        "l1": "dk:relative rel:qicai ; dk:stage stage:jue",
+    }
+    assert fired(kg, chart("fangzhai", void), ids) == {
+        "huangjince.fangzhai.kong": APPLIES,
+        "huangjince.fangzhai.kong-lian-ben": APPLIES,
+    }
+    # the 財 at 死, not 絕: nowhere to collect, but the capital is not said to be lost
+    dead = chart("fangzhai", {**void, "l1": "dk:relative rel:qicai ; dk:stage stage:si"})
+    assert fired(kg, dead, ids) == {"huangjince.fangzhai.kong": APPLIES}
+    # only the 世 is void
+    one = chart("fangzhai", {**void, "l6": "dk:role role:ying ; dk:relative rel:guangui ; dk:void false"})
+    assert fired(kg, one, ids) == {}
+
+
 def test_lending_court_case(kg):
     """卦中無財而官爻變出者，必訟於官府而後可取。"""
     ids = "huangjince.fangzhai.song"
@@ -435,16 +455,29 @@ def test_lending_court_case(kg):
 # ── 開行 ¶36: 日月相合，開行定主有人投 ────────────────────────────────────────────────────────
 
 
+BEST_SHOP = {
+    "l5": "dk:role role:shi ; dk:void false",
+    "l2": "dk:role role:ying ; dk:void false ; dk:relative rel:qicai",
+    "l1": "dk:relative rel:zisun",
+    "l3": "dk:relative rel:guangui ; dk:vital true",
+    "d": "",
+}
+"""世應要不空，財福要全備，官鬼要有氣，父兄要衰靜 (no 父母 or 兄弟 line at all): the 上吉卦 of ¶36's note."""
+
+
 def test_opening_a_shop_day_combines_shi(kg):
+    """更得月建日辰動爻生合世爻，則近悅遠來人皆投我: the day combines with the 世 of the 上吉卦."""
     ids = "huangjince.kaihang.tou huangjince.kaihang.wu-cai"
     combined = "r:d dk:he r:l5 . r:l5 dk:he r:d ."
-    with_money = {"l5": "dk:role role:shi", "l2": "dk:relative rel:qicai", "d": ""}
-    assert fired(kg, chart("kaihang", with_money, combined), ids) == {"huangjince.kaihang.tou": APPLIES}
+    assert fired(kg, chart("kaihang", BEST_SHOP, combined), ids) == {"huangjince.kaihang.tou": APPLIES}
+    # 更得 builds on the 上吉卦: with the 應 void it is not there
+    ying_void = {**BEST_SHOP, "l2": "dk:role role:ying ; dk:void true ; dk:relative rel:qicai"}
+    assert fired(kg, chart("kaihang", ying_void, combined), ids) == {}
     # no 財 in the chart: 不過門頭鬧熱無實利
     without = {"l5": "dk:role role:shi", "p": "dk:absentRelative rel:qicai", "d": ""}
     assert fired(kg, chart("kaihang", without, combined), ids) == {"huangjince.kaihang.wu-cai": APPLIES}
     # the day does not combine with 世
-    assert fired(kg, chart("kaihang", with_money, "r:d dk:chong r:l5 . r:l5 dk:chong r:d ."), ids) == {}
+    assert fired(kg, chart("kaihang", BEST_SHOP, "r:d dk:chong r:l5 . r:l5 dk:chong r:d ."), ids) == {}
 
 
 def test_opening_a_shop_strong_ghost_void_money(kg):
@@ -452,10 +485,10 @@ def test_opening_a_shop_strong_ghost_void_money(kg):
     ids = "huangjince.kaihang.tou huangjince.kaihang.gui-wang"
     combined = "r:d dk:he r:l5 . r:l5 dk:he r:d ."
     body = {
-        "l5": "dk:role role:shi",
-        "l2": "dk:relative rel:qicai ; dk:void true",
-        "l3": "dk:relative rel:guangui ; dk:seasonalState state:wang",
-        "d": "",
+        **BEST_SHOP,
+        "l2": "dk:role role:ying ; dk:void false",
+        "l4": "dk:relative rel:qicai ; dk:void true",
+        "l3": "dk:relative rel:guangui ; dk:vital true ; dk:seasonalState state:wang",
     }
     assert fired(kg, chart("kaihang", body, combined), ids) == {
         "huangjince.kaihang.tou": {"overridden"},
@@ -486,6 +519,12 @@ def test_opening_a_shop_best_chart(kg):
         "l6": "dk:relative rel:fumu ; dk:seasonalState state:qiu ; dk:moving false",
     }
     assert fired(kg, chart("kaihang", best), ids) == {ids: APPLIES}
+    # 全備 asks the 財 and the 福 on the lines, 不空 only of the 世應: the one 子孫, void, is still there
+    no_fu = {**best, "l4": "dk:role role:ying ; dk:void false"}
+    void_fu = {**no_fu, "l2": "dk:relative rel:zisun ; dk:void true"}
+    assert fired(kg, chart("kaihang", void_fu), ids) == {ids: APPLIES}
+    # no 子孫 line: not 全備
+    assert fired(kg, chart("kaihang", no_fu), ids) == {}
     # the 父母 moves: not 衰靜
     moving = {**best, "l6": "dk:relative rel:fumu ; dk:seasonalState state:qiu ; dk:moving true"}
     assert fired(kg, chart("kaihang", moving), ids) == {}
@@ -620,6 +659,9 @@ def test_trade_robbers_and_void_shi(kg):
     # the 玄武 line is still: no 交重
     still = {**body, "l2": "dk:relative rel:guangui ; dk:moving false ; dk:beast beast:xuanwu"}
     assert fired(kg, chart("shangfan", still, "r:l2 dk:ke r:l5 ."), ids) == {}
+    # a void 世 with no disaster threatening it: 世若空亡 says nothing
+    void_still = {**still, "l5": "dk:role role:shi ; dk:void true"}
+    assert fired(kg, chart("shangfan", void_still, "r:l2 dk:ke r:l5 ."), ids) == {}
 
 
 def test_trade_safe_unless_the_shi_is_overcome(kg):
@@ -821,6 +863,15 @@ def test_selling_rival_buyers(kg):
     assert fired(kg, chart("tuohuo", body, "r:d dk:he r:l5 . r:l5 dk:he r:d ."), ids) == {}
 
 
+def test_selling_moving_money_combined(kg):
+    """動而遇合將成不成: the agent left out is a pillar, the month as much as the day, or a moving line."""
+    ids = "huangjince.tuohuo.bound"
+    body = {"l3": "dk:relative rel:qicai ; dk:moving true", "m": "", "l6": "dk:moving false"}
+    assert fired(kg, chart("tuohuo", body, "r:m dk:he r:l3 ."), ids) == {ids: APPLIES}
+    # a still line combining with it is no actor
+    assert fired(kg, chart("tuohuo", body, "r:l6 dk:he r:l3 ."), ids) == {}
+
+
 # ── 居家 ¶44: 宅中有鬼，勿居家 ─────────────────────────────────────────────────────────────────
 
 
@@ -852,6 +903,8 @@ def test_home_ghost_in_the_house(kg):
         "l2": "dk:position 2 ; dk:relative rel:guangui ; dk:moving false ; dk:element el:fire ; dk:void false"
     }
     assert fired(kg, chart("jujia", still), ids) == {}
+    # nor is the moving 子孫 on the 世 where no ghost moves in the house: 庶幾無害 has no harm to lift
+    assert fired(kg, chart("jujia", {**still, "l5": rescued["l5"]}), ids) == {}
 
 
 def test_abroad_void_road(kg):
@@ -897,10 +950,23 @@ def test_capital_moving_parent_hurts_zisun(kg):
 
 
 def test_capital_strong_parents_weak_money(kg):
+    """父兄有氣財還絕，莫若安貧 (the verse); 父兄…發動，刑沖剋害 … 財爻更弱，恐防折本 (the note)."""
     ids = "huangjince.benqian.an-pin"
-    body = {"l6": "dk:relative rel:fumu ; dk:vital true", "l2": "dk:relative rel:qicai ; dk:vital false"}
-    assert fired(kg, chart("benqian", body), ids) == {ids: APPLIES}
-    assert fired(kg, chart("benqian", {**body, "l6": "dk:relative rel:fumu ; dk:vital false"}), ids) == {}
+    verse = {"l6": "dk:relative rel:fumu ; dk:vital true", "l2": "dk:relative rel:qicai ; dk:stage stage:jue"}
+    assert fired(kg, chart("benqian", verse), ids) == {ids: APPLIES}
+    assert fired(kg, chart("benqian", {**verse, "l6": "dk:relative rel:fumu ; dk:vital false"}), ids) == {}
+    # the verse's 有氣 with the note's 弱 is neither span's case: the 財 無氣 but not at 絕, the 父母 still
+    weak = {
+        "l6": "dk:relative rel:fumu ; dk:vital true ; dk:moving false",
+        "l2": "dk:relative rel:qicai ; dk:vital false",
+    }
+    assert fired(kg, chart("benqian", weak), ids) == {}
+    # the note: the moving 兄弟 overcomes the weak 財
+    note = {"l4": "dk:relative rel:xiongdi ; dk:moving true", "l2": "dk:relative rel:qicai ; dk:vital false"}
+    assert fired(kg, chart("benqian", note, "r:l4 dk:ke r:l2 ."), ids) == {ids: APPLIES}
+    # 財爻更弱: a vital 財 under the same blow is not
+    strong = {**note, "l2": "dk:relative rel:qicai ; dk:vital true"}
+    assert fired(kg, chart("benqian", strong, "r:l4 dk:ke r:l2 ."), ids) == {}
 
 
 # ── the note's 如 cases, cast through the generator ─────────────────────────────────────────────
