@@ -246,8 +246,8 @@ def _rule(g: Graph, rule: CompiledRule) -> None:
             g.add((node, DK.asserts, Literal(a)))
     for iri in rule.mentions:
         g.add((node, DK.mentions, iri))
-    if rule.overrides:
-        g.add((node, DK.overrides, URIRef(f"{DK}rule/{rule.overrides}")))
+    for target in rule.overrides:
+        g.add((node, DK.overrides, URIRef(f"{DK}rule/{target}")))
     if rule.reason is not None:
         g.add((node, DK.reason, rule.reason))
     if rule.note:

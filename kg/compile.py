@@ -144,7 +144,7 @@ class CompiledRule:
     requires_one_of: list[list[list[str]]] = field(default_factory=list)
     mentions: set[URIRef] = field(default_factory=set)
     conditions: str = ""
-    overrides: str | None = None
+    overrides: tuple[str, ...] = ()
     reason: URIRef | None = None
     note: str | None = None
     generalised: bool = False
@@ -183,6 +183,8 @@ class _Query:
         self._fresh = 0
         self.counts = 0
         """Counts whose facts are required so far (each under a name of its own)."""
+        self.counting: str | None = None
+        """The variable of the count whose ``where`` is being read: it sees no other variable."""
 
     def fresh(self) -> str:
         self._fresh += 1
@@ -272,8 +274,9 @@ class RuleCompiler:
                 rules.append(rule)
         ids = set(seen)
         for rule in rules:
-            if rule.overrides and rule.overrides not in ids:
-                raise RuleError(f"{seen[rule.id]}: rule {rule.id}: overrides unknown rule {rule.overrides!r}")
+            for target in rule.overrides:
+                if target not in ids:
+                    raise RuleError(f"{seen[rule.id]}: rule {rule.id}: overrides unknown rule {target!r}")
         return rules
 
     def compile_file(self, path: Path) -> list[CompiledRule]:
@@ -337,7 +340,10 @@ class RuleCompiler:
         return rules
 
     def with_outcome(self, base: dict, variables: dict[str, str], when: list, then: dict, raw: dict):
-        rule = CompiledRule(**base, overrides=raw.get("overrides"))
+        overrides = raw.get("overrides") or ()
+        rule = CompiledRule(
+            **base, overrides=(overrides,) if isinstance(overrides, str) else tuple(overrides)
+        )
         query = self.build(rule, variables, when)
         rule.wording, rule.gloss = then.get("zh"), then.get("en")
         if base["kind"] == "definition":
@@ -515,8 +521,8 @@ class RuleCompiler:
         lo, hi = cond.get("min"), cond.get("max")
         if hi is None and not lo:
             raise self.fail(f"count {var}: give 'min' (at least 1) or 'max'; with neither it always holds")
-        outer = q.variables
-        q.variables = {var: vtype}
+        outer, counting = q.variables, q.counting
+        q.variables, q.counting = {var: vtype}, var
         local = {"reading"}
         self.bind(q, var, vtype, local)
         binding = q.concrete.pop(), q.template.pop()
@@ -543,7 +549,7 @@ class RuleCompiler:
             q.sink.extend(map(own, keys))
             if q.one_of_sink is not None:
                 q.one_of_sink.extend([list(map(own, a)) for a in group] for group in alternatives)
-        q.variables = outer
+        q.variables, q.counting = outer, counting
         tests = [f"COUNT(DISTINCT ?{var}) >= {int(lo)}"] if lo is not None else []
         if hi is not None:
             tests.append(f"COUNT(DISTINCT ?{var}) <= {int(hi)}")
@@ -568,8 +574,16 @@ class RuleCompiler:
         if var in bound:
             return
         if var not in q.variables:
-            raise self.fail(f"variable {var} is not declared in 'vars'")
+            raise self.undeclared(q, var)
         self.bind(q, var, q.variables[var], bound)
+
+    def undeclared(self, q: _Query, var: str) -> RuleError:
+        if q.counting is not None:
+            return self.fail(
+                f"count {q.counting}: its 'where' can name only the counted variable {q.counting}, not {var}"
+                " (a count's conditions see no variable outside it)"
+            )
+        return self.fail(f"variable {var} is not declared in 'vars'")
 
     def fact(self, name: str, subject: str) -> Fact:
         found = self.vocab.facts.get(name)
@@ -582,7 +596,7 @@ class RuleCompiler:
     def check_domain(self, q: _Query, var: str, found: Fact) -> None:
         vtype = q.variables.get(var)
         if vtype is None:
-            raise self.fail(f"variable {var} is not declared in 'vars'")
+            raise self.undeclared(q, var)
         cls = self.vocab.variable_types[vtype].entity_class
         allowed = set()
         for d in found.domain:

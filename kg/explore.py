@@ -351,7 +351,7 @@ def contradictions(kg: KnowledgeGraph, g: nx.Graph) -> list[Contradiction]:
         for bad in sorted(polar["xiong"]):
             a, b = kg.rules[good], kg.rules[bad]
             case = g.nodes[good]["caseOf"]
-            if (case and case == g.nodes[bad]["caseOf"]) or a.overrides == bad or b.overrides == good:
+            if (case and case == g.nodes[bad]["caseOf"]) or bad in a.overrides or good in b.overrides:
                 continue
             if a.topic not in kg.topic_chain(b.topic) and b.topic not in kg.topic_chain(a.topic):
                 continue

@@ -84,7 +84,7 @@ class RuleInfo:
     requires: Requirements
     requires_one_of: tuple[tuple[Requirements, ...], ...]
     construct: str | None
-    overrides: str | None
+    overrides: tuple[str, ...]
 
 
 @dataclass
@@ -136,7 +136,7 @@ INDEX_FILE = "kg.index.json"
 """Everything retrieval reads from a build (rule index, provenance, concept labels), written by
 ``kg build`` beside kg.nq in its snapshot (:func:`index_file`)."""
 
-INDEX_FORMAT = "divkg-index/2"
+INDEX_FORMAT = "divkg-index/3"
 """The version of :data:`INDEX_FILE`'s layout; a file of another version is not used."""
 
 
@@ -205,15 +205,17 @@ class KnowledgeGraph:
         one_of: dict[str, list[tuple[Requirements, ...]]] = defaultdict(list)
         for row in self.query("SELECT ?r ?k WHERE { ?r dk:requiresOneOf ?k } ORDER BY ?r ?k"):
             one_of[row["r"].value].append(tuple(map(_requirements, json.loads(row["k"].value))))
+        overrides: dict[str, list[str]] = defaultdict(list)
+        for row in self.query("SELECT ?r ?o WHERE { ?r dk:overrides ?o } ORDER BY ?r ?o"):
+            overrides[row["r"].value].append(row["o"].value)
         variables: dict[str, list[str]] = defaultdict(list)
         for row in self.query("SELECT ?r ?v WHERE { ?r dk:variable ?v }"):
             variables[row["r"].value].append(row["v"].value)
         rows = self.query(
-            """SELECT ?r ?kind ?topic ?tmpl ?tq ?join ?args ?construct ?over WHERE {
+            """SELECT ?r ?kind ?topic ?tmpl ?tq ?join ?args ?construct WHERE {
                  ?r a dk:Rule ; a ?kind ; dk:topic ?topic . FILTER(?kind != dk:Rule)
                  OPTIONAL { ?r dk:template ?tmpl . ?tmpl dk:query ?tq ; dk:joinable ?join . ?r dk:templateArguments ?args }
-                 OPTIONAL { ?r dk:construct ?construct }
-                 OPTIONAL { ?r dk:overrides ?over } }"""
+                 OPTIONAL { ?r dk:construct ?construct } }"""
         )
         kinds = {
             str(DK.JudgementRule): "judgement",
@@ -239,7 +241,7 @@ class KnowledgeGraph:
                 requires=(needed := _requirements(requires[iri])),
                 requires_one_of=_narrowed(tuple(one_of[iri]), needed),
                 construct=row["construct"].value if "construct" in row else None,
-                overrides=row["over"].value if "over" in row else None,
+                overrides=tuple(overrides[iri]),
             )
 
     def index_data(self) -> dict[str, Any]:
@@ -271,10 +273,15 @@ class KnowledgeGraph:
         self.rules = {}
         for rule in data["rules"]:
             one_of = tuple(tuple(map(_requirements_from_json, group)) for group in rule["requires_one_of"])
-            plain = {k: v for k, v in rule.items() if k not in ("variables", "requires", "requires_one_of")}
+            plain = {
+                k: v
+                for k, v in rule.items()
+                if k not in ("variables", "requires", "requires_one_of", "overrides")
+            }
             info = RuleInfo(
                 **plain,
                 variables=tuple(rule["variables"]),
+                overrides=tuple(rule["overrides"]),
                 requires=(needed := _requirements_from_json(rule["requires"])),
                 requires_one_of=_narrowed(one_of, needed),
             )
@@ -977,7 +984,7 @@ def _free_objects(query: str) -> frozenset[str]:
 
 
 def _mark_overridden(kg: KnowledgeGraph, results: list[Applicable]) -> None:
-    """An exception that applies and stands overrides the applications of the rule it names that it
+    """An exception that applies and stands overrides the applications of the rules it names that it
     qualifies: those whose bindings agree with its own on every variable both bind (same name, same
     entity); when they bind no variable in common, every application of that rule. An exception
     stands unless an exception to it that stands qualifies it, so a chain of exceptions settles the
@@ -988,9 +995,10 @@ def _mark_overridden(kg: KnowledgeGraph, results: list[Applicable]) -> None:
     qualified_by: dict[int, list[Applicable]] = defaultdict(list)
     for e in results:
         if e.kind == "exception" and e.status == "applies":
-            for b in by_rule.get(kg.rules[e.rule].overrides or "", ()):
-                if all(e.bindings[v] == b.bindings[v] for v in e.bindings.keys() & b.bindings.keys()):
-                    qualified_by[id(b)].append(e)
+            for target in kg.rules[e.rule].overrides:
+                for b in by_rule.get(target, ()):
+                    if all(e.bindings[v] == b.bindings[v] for v in e.bindings.keys() & b.bindings.keys()):
+                        qualified_by[id(b)].append(e)
     standing: dict[int, bool] = {}
 
     def stands(a: Applicable) -> bool:

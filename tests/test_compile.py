@@ -131,9 +131,18 @@ def test_text_only_needs_a_reason(tmp_path):
     assert "needs 'reason'" in refusal(tmp_path, rules)
 
 
-def test_exception_names_an_existing_rule(tmp_path):
+@pytest.mark.parametrize("outer", ["N.ke L", "L.moving"])
+def test_a_count_sees_no_variable_outside_it(tmp_path, outer):
+    rules = GOOD.replace(
+        "H.relative 鬼]", f"H.relative 鬼, {{count: N, type: line, where: [{outer}], min: 1}}]"
+    )
+    assert "count N: its 'where' can name only the counted variable N, not L" in refusal(tmp_path, rules)
+
+
+@pytest.mark.parametrize("overrides", ["t.nothing", "[t.leak, t.nothing]"])
+def test_exception_names_existing_rules(tmp_path, overrides):
     rules = GOOD + GOOD.replace("t.leak", "t.unless").replace(
-        "vars:", "kind: exception\n    overrides: t.nothing\n    vars:"
+        "vars:", f"kind: exception\n    overrides: {overrides}\n    vars:"
     ).replace("父下伏水鬼，棟必漏也。", "父下伏水鬼")
     assert "overrides unknown rule 't.nothing'" in refusal(tmp_path, rules)
 

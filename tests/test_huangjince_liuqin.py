@@ -664,6 +664,15 @@ def test_three_punishments_and_blade(kg):
     assert fired(kg, as_fisher, *ids) == {base: {"applies"}, fisher: {"applies"}}
     moving_dragon = _xing_ren("r:l dk:position 1 ; dk:beast beast:qinglong ; dk:moving true .")
     assert fired(kg, moving_dragon, *ids) == {base: {"overridden"}, dragon: {"applies"}}
+    fisher_dragon = _xing_ren(
+        "r:l dk:position 1 ; dk:beast beast:qinglong ; dk:moving true .",
+        " ; dk:querentOccupation occupation:fishing-hunting",
+    )
+    assert fired(kg, fisher_dragon, *ids) == {
+        base: {"overridden"},
+        fisher: {"overridden"},
+        dragon: {"applies"},
+    }
     no_blade = _xing_ren().replace("dk:shensha star:yangren ;", "")
     assert fired(kg, no_blade, *ids) == {}
 

@@ -121,14 +121,15 @@ def test_cai_kong_fu_jue(kg):
 
 
 def test_you_fu_wu_cai_xiong_dong(kg):
-    """有福無財，兄弟交重偏有望: the exception lifts 財為用神，而不上卦，必無可望."""
+    """有福無財，兄弟交重偏有望: the exception lifts 財為用神，而不上卦，必無可望 (¶6) and ¶8's 有福無財，財必不實."""
     body = """r:p dk:absentRelative rel:qicai .
               r:z dk:relative rel:zisun ; dk:moving false .
               r:x dk:relative rel:xiongdi ; dk:moving true ."""
     links = "dk:line r:z , r:x ; dk:primaryHexagram r:p"
-    ids = ("cai-bu-shang-gua", "you-fu-wu-cai-xiong-dong")
+    ids = ("cai-bu-shang-gua", "you-fu-wu-cai-xiong-dong", "cai-fu-zhu-xiang.you-fu-wu-cai")
     assert fired(kg, chart("qiucai", body, links), *ids) == {
         Q + "cai-bu-shang-gua": {"overridden"},
+        Q + "cai-fu-zhu-xiang.you-fu-wu-cai": {"overridden"},
         Q + "you-fu-wu-cai-xiong-dong": {"applies"},
     }
     # 仍舊有望，但主遲滯: hope that comes late is a gain put off
@@ -137,7 +138,10 @@ def test_you_fu_wu_cai_xiong_dong(kg):
     ]
     assert late.polarity == "吉凶參半"
     still = body.replace("rel:xiongdi ; dk:moving true", "rel:xiongdi ; dk:moving false")
-    assert fired(kg, chart("qiucai", still, links), *ids) == {Q + "cai-bu-shang-gua": {"applies"}}
+    assert fired(kg, chart("qiucai", still, links), *ids) == {
+        Q + "cai-bu-shang-gua": {"applies"},
+        Q + "cai-fu-zhu-xiang.you-fu-wu-cai": {"applies"},
+    }
 
 
 @pytest.mark.parametrize(

@@ -109,12 +109,12 @@ rules:
     vars: {L: line}
     when: [L.relative 父母, L.moving, L.void]
     then: {polarity: 凶, zh: 非也, en: not so after all (test rule)}
-  - id: t.unless-cai                # an exception to t.leak sharing no variable with it
+  - id: t.unless-cai                # an exception to two rules, sharing no variable with them
     para: 30
     quote: 動變則非也。
     kind: exception
     topic: 家宅
-    overrides: t.leak
+    overrides: [t.leak, t.under]
     vars: {M: line}
     when: [M.relative 妻財, M.moving]
     then: {polarity: 中, zh: 非也, en: not so (test rule)}
@@ -204,6 +204,13 @@ def test_exception_cancels_only_the_application_it_qualifies(kg):
 def test_exception_sharing_no_variable_cancels_every_application(kg):
     cai = "<https://w3id.org/divkg/reading/t> dk:line :l5 .\n:l5 dk:relative rel:qicai ; dk:moving true .\n"
     assert leak_status(kg, TWO_LEAKS + cai) == {"l2": "overridden", "l4": "overridden"}
+
+
+def test_an_exception_naming_two_rules_cancels_both(kg):
+    cai = "<https://w3id.org/divkg/reading/t> dk:line :l5 .\n:l5 dk:relative rel:qicai ; dk:moving true .\n"
+    under = {a.status for a in retrieve(kg, chart(TWO_LEAKS + cai)) if a.rule_id == "t.under"}
+    assert under == {"overridden"}
+    assert {a.status for a in retrieve(kg, chart(TWO_LEAKS)) if a.rule_id == "t.under"} == {"applies"}
 
 
 def test_definition_assigns_a_role_the_judgement_uses(kg):
