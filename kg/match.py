@@ -527,6 +527,8 @@ class Reading:
         if len(readings) != 1:
             raise InputError(f"a chart graph must hold exactly one dk:Reading (found {len(readings)})")
         self.iri = readings[0]
+        self._entity_prefix = f"<{self.iri.value}/"
+        """How the IRIs of the reading's entities begin (rule-constant form)."""
         topics = [q.object for q in self.store.quads_for_pattern(self.iri, ox.NamedNode(str(DK.topic)), None)]
         self.topic = topics[0].value if topics else None
         self._index: ReadingIndex | None = None
@@ -598,9 +600,10 @@ class Reading:
 
     def _facts_of(self, subject: str, bindings: dict[str, list[str]]) -> frozenset[tuple[str, str]]:
         """The subject's facts, with ``(predicate, "@" + binding)`` for each relation to an entity the
-        reading binds by ``binding`` that rules require (:meth:`index`)."""
+        reading binds by ``binding`` that rules require (:meth:`index`); a fact whose object is an
+        entity of the reading is left out itself, as no rule can name one."""
         if (found := self._frozen.get(subject)) is None:
-            pairs, relations = self._facts.get(subject, set()), self._relations
+            pairs, relations, entity = self._facts.get(subject, set()), self._relations, self._entity_prefix
             related = [
                 (p, "@" + b)
                 for p, o in pairs
@@ -608,7 +611,8 @@ class Reading:
                 for b in bindings[o]
                 if b in relations[p]
             ]
-            found = self._frozen[subject] = frozenset(pairs).union(related)
+            kept = [(p, o) for p, o in pairs if not o.startswith(entity)]
+            found = self._frozen[subject] = frozenset(kept).union(related)
         return found
 
     def _compute_index(self) -> ReadingIndex:
