@@ -901,8 +901,10 @@ def retrieve_topics(
             if not rule.template:
                 offered[t].append(rule)  # a text-only rule without triggers: "consider" on every reading
             else:
-                read = frozenset(_read_by(kg.templates[rule.template], rule.arguments, layer.added))
-                where = run_on.setdefault((rule.iri, read), id(layer) if read else None)
+                where = None  # with one topic the layer is the reading itself: every rule runs on it
+                if layer is not reading:
+                    read = frozenset(_read_by(kg.templates[rule.template], rule.arguments, layer.added))
+                    where = run_on.setdefault((rule.iri, read), id(layer) if read else None)
                 asked[t].append((rule, where))
                 runs[where][rule.template][rule.iri] = rule
     rows: dict[tuple[int | None, str], list[dict[str, str]]] = defaultdict(list)
