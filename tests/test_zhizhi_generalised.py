@@ -74,7 +74,6 @@ ELSEWHERE = [
     ("zhizhi.ju8.zhi-ke-gan", "兵戰", {"day": "庚午", "ju": 1, "plate": "晝"}, None),
     # 第8局 干上 子 (未 − 7) 合 丑 (支), 害 未 (寄宮); 支上 午 (丑 − 7) 合 未, 害 丑; 丑 沖 未, 子 沖 午
     ("zhizhi.ju8.qinjin", "婚姻", {"day": "丁丑", "ju": 8, "plate": "晝"}, None),
-    ("zhizhi.ju8.qinjin-shangshen", "婚姻", {"day": "丁丑", "ju": 8, "plate": "晝"}, None),
     # 甲子 第2局: 干上 丑 合 子 (支), 支上 亥 合 寅 (甲's 寄宮)
     ("zhizhi.ju8.jiaoche-he", "通占", {"day": "甲子", "ju": 2, "plate": "晝"}, None),
     # ── 課體 ──
@@ -258,9 +257,15 @@ GUIWEI_ONLY = {
 }
 """Generalised reasons that no lesson of another day satisfies (test_reasons_found_on_guiwei_only): their topic
 and the 癸未 lessons they hold on."""
-TEXT_ONLY = {"zhizhi.ju11.zhi-gan-ke-chong", "zhizhi.ren-kong-bing-shi.jibing", "zhizhi.guan-yin.su-shu"}
+TEXT_ONLY = {
+    "zhizhi.ju11.zhi-gan-ke-chong",
+    "zhizhi.ren-kong-bing-shi.jibing",
+    "zhizhi.guan-yin.su-shu",
+    "zhizhi.jingyun.xiao-bo",
+}
 """Generalised reasons kept as text, offered (consider) where they hold: 支於 ¶80 is damaged (read 支干), 尊長難痊
-¶30 is said of an elder who is ill and 俗庶難勝 ¶12 of a commoner, which no reading records."""
+¶30 is said of an elder who is ill, 俗庶難勝 ¶12 of a commoner and 必不可救 ¶42 of the husband of the woman who asks
+(妻占夫病), which no reading records."""
 
 
 @pytest.mark.parametrize(("rule", "topic", "inputs", "querent"), ELSEWHERE, ids=[e[0] for e in ELSEWHERE])

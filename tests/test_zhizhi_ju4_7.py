@@ -50,6 +50,11 @@ def applying(results: list[Applicable]) -> dict[str, Applicable]:
     return {a.rule_id: a for a in results if a.status == "applies"}
 
 
+def considered(results: list[Applicable]) -> dict[str, Applicable]:
+    """The text-only rules offered (consider) among ``results`` (read with ``offered``)."""
+    return {a.rule_id: a for a in results if a.status == "consider"}
+
+
 def test_unsplit_verdicts_are_not_given_for_the_other_plate(kg: KnowledgeGraph) -> None:
     """局4 兵戰 is judged by day only (¶8), 局5 家宅 by night only (¶18): the other plate gets no verdict."""
     assert "zhizhi.ju4.bingzhan" not in applying(read(kg, "兵戰", ju=4, plate="夜"))
@@ -97,10 +102,15 @@ def test_zhinan_case_chou_general_on_chen(kg: KnowledgeGraph) -> None:
     found = applying(read(kg, "被參", moment="2025-01-14T08:30"))
     assert {r: found[r].wording for r in BEI_CAN if r in found} == BEI_CAN
     assert "zhizhi.hu-tou-she-wei.bei-can" in found
-    # 2024-01-20 08:30 is 癸卯年 乙丑月 癸未日 辰時 (丑將): the 太歲 卯 (木) does not overcome 癸, so the reprimand,
-    # whose reason is the year, is not given
+    # 2024-01-20 08:30 is 癸卯年 乙丑月 癸未日 辰時 (丑將): the 太歲 卯 (木) does not overcome 癸, so neither the
+    # reprimand, whose reason is the year, nor the escape from it next spring is given
     wood_year = applying(read(kg, "被參", moment="2024-01-20T08:30")).keys()
-    assert BEI_CAN.keys() - wood_year == {"zhizhi.ju4.bei-can-sui-po"}
+    assert BEI_CAN.keys() - wood_year == {"zhizhi.ju4.bei-can-sui-po", "zhizhi.ju4.bei-can-ming-chun"}
+    # 2024-11-15 12:30 is 甲辰年 乙亥月 癸未日 午時, 卯將 on 午 = 局4: the earth year of the reprimand, but not the
+    # case's 丑將; the escape next spring rests on the year alone, the case's 最難辨雪 on its moment
+    other_general = applying(read(kg, "被參", moment="2024-11-15T12:30"))
+    assert "zhizhi.ju4.bei-can-ming-chun" in other_general
+    assert "zhizhi.ju4.bei-can" not in other_general
     # the same 局 given without the case's 月將 and 占時, and the case under 功名: not the case
     assert not BEI_CAN.keys() & applying(read(kg, "被參", ju=4, plate="晝")).keys()
     assert not BEI_CAN.keys() & applying(read(kg, "功名", moment="2025-01-14T08:30")).keys()
@@ -118,17 +128,24 @@ def test_jingyun_case_wife_asks_about_husband(kg: KnowledgeGraph) -> None:
     on 辰 = 局7."""
     case = "zhizhi.ju7.jingyun-fu-bing"
     moment = "1909-03-24T08:30"
-    found = applying(read(kg, "疾病", moment=moment, birth="丑", querent=WIFE))
+    # the patient is her husband, whom no reading records: the verdict is offered as text (consider)
+    found = considered(read(kg, "疾病", moment=moment, birth="丑", querent=WIFE, offered=True))
     assert found[case].wording == "此為孝帛蓋妻頭，必不可救"
-    assert case not in applying(read(kg, "疾病", moment=moment, birth="子", querent=WIFE))
-    assert case not in applying(read(kg, "疾病", moment=moment, birth="丑"))
+    # 丑為年命: the 本命 or the 行年 丑
+    assert case in considered(read(kg, "疾病", moment=moment, walking_year="丑", querent=WIFE, offered=True))
+    assert case not in considered(read(kg, "疾病", moment=moment, birth="子", querent=WIFE, offered=True))
+    assert case not in considered(read(kg, "疾病", moment=moment, birth="丑", offered=True))
     # the general rule: over 丑 sits 未 (S(e) = e + 6), 華蓋 of 未 (亥卯未), 官鬼 of 癸, 死氣 of the 卯 month (正月 午
     # … 二月 未), 弔客 of a 酉 year (歲後二辰: 未); 太常 rides it on the 夜 plate (夜貴 卯 on 酉 runs backward: 卯 貴人
     # 寅 螣蛇 丑 朱雀 子 六合 亥 勾陳 戌 青龍 酉 天空 申 白虎 未 太常), 朱雀 on the 晝 plate the 辰 hour gives
-    night = applying(read(kg, "疾病", moment=moment, plate="夜", birth="丑", querent=WIFE))
-    assert night["zhizhi.jingyun.xiao-bo"].wording == "此為孝帛蓋妻頭，必不可救"
-    assert "zhizhi.jingyun.xiao-bo" not in applying(read(kg, "疾病", moment=moment, birth="丑", querent=WIFE))
-    assert "zhizhi.jingyun.xiao-bo" not in applying(read(kg, "疾病", moment=moment, plate="夜", birth="丑"))
+    rule = "zhizhi.jingyun.xiao-bo"
+    night = considered(read(kg, "疾病", moment=moment, plate="夜", birth="丑", querent=WIFE, offered=True))
+    assert night[rule].wording == "此為孝帛蓋妻頭，必不可救"
+    assert rule in considered(
+        read(kg, "疾病", moment=moment, plate="夜", walking_year="丑", querent=WIFE, offered=True)
+    )
+    assert rule not in considered(read(kg, "疾病", moment=moment, birth="丑", querent=WIFE, offered=True))
+    assert rule not in considered(read(kg, "疾病", moment=moment, plate="夜", birth="丑", offered=True))
 
 
 # ── exceptions and further conditions of 局7 ───────────────────────────────────────────────────

@@ -71,16 +71,15 @@ def test_ju9_day_generals_on_the_day_plate(kg: KnowledgeGraph) -> None:
 
 def test_ju8_marriage_clash_gives_way_to_jiaoche(kg: KnowledgeGraph) -> None:
     """¶46: 支干上下，先則相沖相害，後則相合相和 … 仇敵而作婚姻. On 第八局 the 干上 午 combines with the 支 未 and the
-    支上 子 with 癸's 寄宮 丑, so the clash rules of ¶8 and ¶60 and of ¶20 (true on every 癸未 chart) are overridden."""
+    支上 子 with 癸's 寄宮 丑, so the clash rules of ¶8 and ¶60 and of ¶20 (true on every 癸未 chart) are overridden,
+    both by the one exception the sentence is."""
     results = read(kg, "婚姻", ju=8, plate="晝")
+    qinjin = by_status(results)["zhizhi.ju8.qinjin"].rule
     assert {
         rule: a.overridden_by
         for rule, a in by_status(results, "overridden").items()
         if rule in {"zhizhi.zhigan-chong.hunyin", "zhizhi.zhigan-shangshen-chong.hunyin"}
-    } == {
-        "zhizhi.zhigan-chong.hunyin": [by_status(results)["zhizhi.ju8.qinjin"].rule],
-        "zhizhi.zhigan-shangshen-chong.hunyin": [by_status(results)["zhizhi.ju8.qinjin-shangshen"].rule],
-    }
+    } == {"zhizhi.zhigan-chong.hunyin": [qinjin], "zhizhi.zhigan-shangshen-chong.hunyin": [qinjin]}
     # 第九局: 干上 巳 does not combine with 未 — the clash stands
     assert "zhizhi.zhigan-chong.hunyin" in by_status(read(kg, "婚姻", ju=9, plate="晝"))
 
@@ -99,6 +98,20 @@ def test_ju10_illness_rescued_by_wood_over_the_natal_year(
     assert (
         {"zhizhi.ju10.jibing-rescue", "zhizhi.ju10.tu-ke-shui-rescue"} <= by_status(results).keys()
     ) is rescued
+
+
+def test_ju8_keyi_one_verdict_per_phrase(kg: KnowledgeGraph) -> None:
+    """¶44 課義：彼己唇吻，相交和順，末助初財: one verdict per phrase, each with the ¶46 解曰 sentence that explains it;
+    the quarrel (口舌難免) and the harmony that follows it (既而 … 交相和順之象) stand side by side."""
+    found = by_status(read(kg, "通占", ju=8, plate="晝"))
+    assert {
+        rule: (found[rule].polarity, found[rule].quote)
+        for rule in ("zhizhi.ju8.koushe", "zhizhi.ju8.jiaoche", "zhizhi.ju8.cai-hou")
+    } == {
+        "zhizhi.ju8.koushe": ("凶", "課義：彼己唇吻，"),
+        "zhizhi.ju8.jiaoche": ("吉", "相交和順，"),
+        "zhizhi.ju8.cai-hou": ("吉", "末助初財，"),
+    }
 
 
 # ── quoted doctrine and case histories ─────────────────────────────────────────────────────
@@ -182,6 +195,15 @@ def test_bifa_ghosts_on_the_third_and_fourth_lessons(kg: KnowledgeGraph, ju: int
     """¶10 and ¶72 鬼臨三四訟災隨, one rule for both quotations: the 3課 and 4課 uppers are 戌 and 丑 on 第十局, 辰 and
     丑 on 第四局, all 官鬼 of 癸; on 第五局 卯 and 亥 are not."""
     assert ("zhizhi.bifa.gui-lin-san-si" in by_status(read(kg, "通占", ju=ju, plate="晝"))) is fired
+
+
+@pytest.mark.parametrize(("ju", "offered"), [(10, True), (4, True), (8, False)])
+def test_bifa_stem_tomb_with_guan_offered_as_text(kg: KnowledgeGraph, ju: int, offered: bool) -> None:
+    """¶72 干墓並關人宅廢: the text does not define 關, so the line is offered as text wherever the 墓神 of 癸, 辰 (水土
+    墓辰), is among the 課傳: the 干上神 and 初傳 on 第十局, the 支上神 and 末傳 on 第四局; 第八局 (課 午 亥 子 巳, 傳 巳 戌
+    卯) has none."""
+    found = by_status(read(kg, "家宅", ju=ju, plate="晝"), "consider")
+    assert ("zhizhi.ju10.bifa.gan-mu-bing-guan" in found) is offered
 
 
 @pytest.mark.parametrize(
