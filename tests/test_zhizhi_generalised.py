@@ -145,8 +145,6 @@ ELSEWHERE = [
     ("zhizhi.ju9.xia-qiang-liu-yin", "胎產", {"day": "己卯", "ju": 9, "plate": "晝"}, None),
     # 辛卯 第11局: 子/辛 寅/子 巳/卯 未/巳 all 下生上; 三傳 巳 未 酉 on 卯 巳 未, each seat generating it
     ("zhizhi.ju11.quan-xia-sheng-shang", "通占", {"day": "辛卯", "ju": 11, "plate": "晝"}, None),
-    # 甲子 第4局: 三傳 午 卯 子: 子 生 卯 生 午
-    ("zhizhi.ju9.mo-di-sheng", "通占", {"day": "甲子", "ju": 4, "plate": "晝"}, None),
     # 甲子 第3局: 三傳 戌 申 午: 午 火 生 戌 土, the 妻財 of 甲
     ("zhizhi.ju8.mo-zhu-chu-cai", "通占", {"day": "甲子", "ju": 3, "plate": "晝"}, None),
     # 壬午 第6局: 三傳 午 丑 申 — 末 申 void (甲戌旬) 生 壬; 中 丑, real, 克 壬
@@ -226,6 +224,7 @@ ELSEWHERE = [
     ("zhizhi.ju10.ye-hu-lin-zhai", "通占", {"day": "甲申", "ju": 1, "plate": "晝"}, None),
     # 壬午 第7局: 支上 子 (晝 白虎) 克 干上 巳 (火)
     ("zhizhi.ju8.baihu-zhi-xinji", "疾病", {"day": "壬午", "ju": 7, "plate": "晝"}, None),
+    ("zhizhi.ju8.baihu-zhi-yu", "疾病", {"day": "壬午", "ju": 7, "plate": "晝"}, None),
     # ── the 月將, the 行年, the year ──
     # 甲子, 子將 on 酉 (第10局, a 夜 hour): 子, the 月將, over the 行年 酉 carries 青龍 on the 夜 plate
     (
@@ -293,6 +292,9 @@ SILENT = [
     # the charts of the older tests where the reason fails: 甲子 第4局 辰 on 未 (季); 甲子 第5局 S(酉) = 巳; 第6局 干上
     # 酉 not 空; 晝 貴人 丑 on 亥 is 第11局, 第10局 puts 丑 on 戌; 甲 寄寅 does not clash 子; 第4局 干上 寅 (合亥, not 子)
     ("zhizhi.tiangang-zhong.xingren", "行人", {"day": "甲子", "ju": 4, "plate": "晝"}),
+    # 癸未 第10局 夜: 支上 戌 carries 白虎, but 戌 土 does not overcome the 干上 辰 土
+    ("zhizhi.ju8.baihu-zhi-xinji", "疾病", {"day": "癸未", "ju": 10, "plate": "夜"}),
+    ("zhizhi.ju8.baihu-zhi-yu", "疾病", {"day": "癸未", "ju": 10, "plate": "夜"}),
     ("zhizhi.tiangang-jia-you.tianshi", "天時", {"day": "甲子", "ju": 5, "plate": "晝"}),
     ("zhizhi.ren-kong-bing-shi.jibing", "疾病", {"day": "甲子", "ju": 6, "plate": "晝"}),
     ("zhizhi.gui-lin-zhai.jiazhai", "家宅", {"day": "甲子", "ju": 12, "plate": "夜"}),
@@ -333,6 +335,14 @@ SILENT = [
     ("zhizhi.ju11.tiangang-yin-bi-kong", "天時", {"day": "甲戌", "ju": 11, "plate": "晝"}),
     ("zhizhi.tiangang-yang-bi-kong.tianshi", "天時", {"day": "乙亥", "ju": 7, "plate": "晝"}),
 ]
+
+
+def test_heart_illness_whatever_the_overcome_spirit(kg: KnowledgeGraph) -> None:
+    """¶50 白虎乘支克干上神，主得心疾，不久可愈 names no element of the overcome spirit: on 甲子 第7局 the 支上 午 carries
+    白虎 by day and overcomes the 干上 申, a 金 spirit, and both clauses hold there."""
+    found = statuses(kg, "疾病", day="甲子", ju=7, plate="晝")
+    rules = ("zhizhi.ju8.baihu-zhi-xinji", "zhizhi.ju8.baihu-zhi-yu")
+    assert {found.get(rule) for rule in rules} == {"applies"}
 
 
 def test_damaged_reason_overcoming_either_way(kg: KnowledgeGraph) -> None:

@@ -156,6 +156,17 @@ def test_ju9_long_illness_offered_as_text(kg: KnowledgeGraph) -> None:
     assert "zhizhi.ju9.jiu-bing" not in by_status(read(kg, "疾病", ju=8, plate="晝"), "consider")
 
 
+def test_ju11_elders_and_juniors_offered_as_text(kg: KnowledgeGraph) -> None:
+    """¶78 利於尊長，不利於卑幼 sets one class of querent against another, which no reading records: two text-only
+    rules, 吉 and 凶, offered on 第十一局, not one mixed verdict applied to every querent; not on 第十局."""
+    rules = {"zhizhi.ju11.zunzhang": "吉", "zhizhi.ju11.beiyou": "凶"}
+    found = read(kg, "通占", ju=11, plate="晝")
+    offered = by_status(found, "consider")
+    assert {rule: offered[rule].polarity for rule in rules if rule in offered} == rules
+    assert not rules.keys() & by_status(found).keys()
+    assert not rules.keys() & by_status(read(kg, "通占", ju=10, plate="晝"), "consider").keys()
+
+
 def test_ju9_bifa_household_line_on_its_lesson_only(kg: KnowledgeGraph) -> None:
     """¶62 畢法 眷屬豐盈居狹宅 states no condition and is applied to 第九局: a verdict of that lesson. 第五局 has the
     same 從革 三傳 巳 丑 酉 on the 土 branch 未 and the 水 stem 癸, so the 解曰's reason (¶56 全金脫支生干 … 人口豐盈，

@@ -133,7 +133,8 @@ VERDICTS = [
     (8, "婚姻", BOTH, {}, "zhizhi.ju8.keyi-qinjin", "吉", "宜講秦晉"),
     (8, "胎產", BOTH, {}, "zhizhi.ju8.taichan-nv", "中", "胎必成女"),
     (8, "胎產", BOTH, {}, "zhizhi.ju8.taichan-su", "中", "產必易速"),
-    (8, "疾病", BOTH, {}, "zhizhi.ju8.jibing", "吉", "主得心疾，不久可愈"),
+    (8, "疾病", BOTH, {}, "zhizhi.ju8.jibing", "中", "主得心疾"),
+    (8, "疾病", BOTH, {}, "zhizhi.ju8.jibing-yu", "吉", "不久可愈"),
     (8, "出行", BOTH, {}, "zhizhi.ju8.chuxing", "吉", "出行最宜"),
     (8, "行人", BOTH, {}, "zhizhi.ju8.xingren", "中", "尚未起程"),
     (8, "兵戰", BOTH, {}, "zhizhi.ju8.bingzhan", "吉凶參半", "利主不利客"),
@@ -473,24 +474,27 @@ def test_reading_command_takes_the_querent(built_graph: Path) -> None:
 
 
 def test_acceptance_ju8_illness_by_night(built_graph: Path) -> None:
-    """kg reading liuren --day 癸未 --ju 8 --day-night 夜 --topic 疾病 prints the 《直指》 verdict of 第八局 (¶50
-    主得心疾，不久可愈) with its citation, and the generalised rule beside it: 白虎乘支克干上神 (子 over 未 carries 白虎
-    on the 晝 plate, the 晝貴 巳 on 子 running forward 巳 貴人 … 子 白虎, and 子 水 克 午 火)."""
+    """kg reading liuren --day 癸未 --ju 8 --day-night 夜 --topic 疾病 prints the 《直指》 verdicts of 第八局 (¶50
+    主得心疾, a diagnosis, and 不久可愈) with their citation, and the generalised rules beside them: 白虎乘支克干上神 (子
+    over 未 carries 白虎 on the 晝 plate, the 晝貴 巳 on 子 running forward 巳 貴人 … 子 白虎, and 子 水 克 午 火)."""
     args = ["reading", "liuren", "--day", "癸未", "--ju", "8", "--day-night", "夜", "--topic", "疾病"]
     result = CliRunner().invoke(main, [*args, "--graph", str(built_graph), "--format", "json"])
     assert result.exit_code == 0, result.output
     rules = {r["rule_id"]: r for r in json.loads(result.output)["rules"]}
-    verdict = rules["zhizhi.ju8.jibing"]
-    assert (verdict["kind"], verdict["polarity"], verdict["wording"]) == (
-        "chart-verdict",
-        "吉",
-        "主得心疾，不久可愈",
-    )
-    assert verdict["urn"].startswith("urn:cts:divkg:zhizhi.guiwei.zh:50.")
-    assert verdict["citation"].startswith("《御定六壬直指》")
-    beside = rules["zhizhi.ju8.baihu-zhi-xinji"]
-    assert (beside["kind"], beside["wording"]) == ("judgement", "白虎乘支克干上神，主得心疾")
-    assert beside["urn"] == verdict["urn"]
+    verdicts = {rule: rules[rule] for rule in ("zhizhi.ju8.jibing", "zhizhi.ju8.jibing-yu")}
+    assert {rule: (r["kind"], r["polarity"], r["wording"]) for rule, r in verdicts.items()} == {
+        "zhizhi.ju8.jibing": ("chart-verdict", "中", "主得心疾"),
+        "zhizhi.ju8.jibing-yu": ("chart-verdict", "吉", "不久可愈"),
+    }
+    urn = verdicts["zhizhi.ju8.jibing"]["urn"]
+    assert urn.startswith("urn:cts:divkg:zhizhi.guiwei.zh:50.")
+    assert verdicts["zhizhi.ju8.jibing"]["citation"].startswith("《御定六壬直指》")
+    beside = {rule: rules[rule] for rule in ("zhizhi.ju8.baihu-zhi-xinji", "zhizhi.ju8.baihu-zhi-yu")}
+    assert {rule: (r["kind"], r["polarity"]) for rule, r in beside.items()} == {
+        "zhizhi.ju8.baihu-zhi-xinji": ("judgement", "中"),
+        "zhizhi.ju8.baihu-zhi-yu": ("judgement", "吉"),
+    }
+    assert beside["zhizhi.ju8.baihu-zhi-xinji"]["urn"] == urn
     text = CliRunner().invoke(main, [*args, "--graph", str(built_graph)]).output
-    assert "主得心疾，不久可愈" in text and "rule zhizhi.ju8.baihu-zhi-xinji" in text
+    assert "主得心疾" in text and "不久可愈" in text and "rule zhizhi.ju8.baihu-zhi-xinji" in text
     assert "《御定六壬直指》" in text
