@@ -303,15 +303,18 @@ def test_ghost_without_wealth_and_its_restraint(kg):
     assert fired(kg, chart("jiazhai", still, links), ids) == {}
 
 
-@pytest.mark.parametrize(("moving_cai", "fires"), [(2, True), (1, False)])
-def test_ghost_helped_by_moving_wealth(kg, moving_cai, fires):
-    """鬼有助而無制，鬼旺人衰 (¶70): 卦無子孫財爻兩動."""
+@pytest.mark.parametrize(
+    ("moving_cai", "ghost", "fires"), [(2, True, True), (1, True, False), (2, False, False)]
+)
+def test_ghost_helped_by_moving_wealth(kg, moving_cai, ghost, fires):
+    """鬼有助而無制，鬼旺人衰 (¶70): 卦無子孫財爻兩動, and a 官鬼 line for them to feed."""
     body = "r:p dk:absentRelative rel:zisun .\n" + "".join(
         f"r:l{i} dk:position {i} ; dk:relative rel:qicai ; dk:moving {str(i <= moving_cai).lower()} .\n"
         for i in (1, 2)
     )
+    body += f"r:l4 dk:position 4 ; dk:relative rel:{'guangui' if ghost else 'fumu'} .\n"
     ids = "huangjince.jiazhai.ghost-helped-by-wealth"
-    reading = chart("jiazhai", body, "dk:line r:l1 , r:l2 ; dk:primaryHexagram r:p")
+    reading = chart("jiazhai", body, "dk:line r:l1 , r:l2 , r:l4 ; dk:primaryHexagram r:p")
     assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
 
 
@@ -402,13 +405,17 @@ OFFICER = "r:d dk:stem stem:jia .\nr:l4 dk:position 4 ; dk:stem stem:xin ; "
 """A 甲 day and a 辛 line: the 官星 (甲見辛)."""
 
 
-def test_officer_wears_seal_in_jade_hall(kg):
-    """官星佩印居玉堂，乃食祿之人 (¶78): the 官星 is a 父母 (印) line carrying 天乙貴人 (玉堂)."""
-    body = OFFICER + "dk:relative rel:fumu ; dk:shensha star:{star} ."
+@pytest.mark.parametrize(
+    ("relative", "star", "offered"),
+    [("fumu", "tianyi", True), ("xiongdi", "tianyi", True), ("fumu", "lu", False)],
+)
+def test_officer_wears_seal_in_jade_hall(kg, relative, star, offered):
+    """官星佩印居玉堂，乃食祿之人 (¶78): 玉堂乃天乙貴人, but 印乃三傳之印緩 puts the seal among the 三傳 and 佩 says
+    not how the 官星 wears it, so the verse is offered to consider on the 官星 in the 玉堂, whatever its 六親."""
+    body = OFFICER + f"dk:relative rel:{relative} ; dk:shensha star:{star} ."
     ids = "huangjince.gongming.eats-emolument"
     links = "dk:line r:l4 ; dk:dayPillar r:d"
-    assert fired(kg, chart("gongming", body.format(star="tianyi"), links), ids) == {ids: {"applies"}}
-    assert fired(kg, chart("gongming", body.format(star="lu"), links), ids) == {}
+    assert fired(kg, chart("gongming", body, links), ids) == ({ids: {"consider"}} if offered else {})
 
 
 def test_office_rank_by_the_month(kg):
@@ -608,6 +615,13 @@ def test_qian_to_shihe_ying_on_the_house_itself(kg):
     results = cast(kg, PILLARS, "乾", "2 3 5")
     assert bound(results, "huangjince.jiazhai.ying-into-house") == []
     assert [h["Z"] for h in bound(results, "huangjince.jiazhai.ying-in-court.live")] == ["二爻 妻財甲寅木"]
+
+
+def test_yi_wealth_moves_without_a_ghost(kg):
+    """¶70 卦無子孫財爻兩動: 山雷頤 (巽宮) has no 子孫 and no 官鬼, its 財 庚辰 and 丙戌 on lines 3 and 4; both moving
+    feed no 鬼, and 鬼旺人衰 is silent."""
+    results = cast(kg, PILLARS, "頤", "3 4")
+    assert bound(results, "huangjince.jiazhai.ghost-helped-by-wealth") == []
 
 
 def test_wood_born_in_qian_palace_without_water(kg):

@@ -220,6 +220,22 @@ def test_wife_combining_ying_with_peach_blossom_affair(kg):
     assert fired(kg, _affair("; dk:beast beast:xuanwu", "inner", "dk:relative rel:qicai"), tong, lai) == {}
 
 
+def test_day_overcoming_the_lovers_found_out(kg):
+    """並日辰克妻與應爻，主獲妻姦夫: no element overcomes both branches of a 六合, so the clause is offered where
+    the day overcomes one of the pair, given the affair it presupposes (咸池 or 玄武 on her line)."""
+    ids = LQ + "huo-jian"
+    day = "\nr:d dk:pillarKind pillar:day ; dk:ke r:y ."
+    links = "dk:line r:f , r:y ; dk:querentSex sex:female ; dk:dayPillar r:d ; dk:pillar r:d"
+    found_out = _affair("; dk:shensha star:taohua", "outer").replace(
+        "dk:line r:f , r:y ; dk:querentSex sex:female", links
+    )
+    assert fired(kg, found_out + day, ids) == {ids: {"consider"}}
+    assert [a.polarity for a in run(kg, found_out + day)[1] if a.rule_id == ids] == ["凶"]
+    # no 咸池 or 玄武 on her line: no affair to find out
+    plain = _affair("", "outer").replace("dk:line r:f , r:y ; dk:querentSex sex:female", links)
+    assert fired(kg, plain + day, ids) == {}
+
+
 def _dowry(element: str, sex: str = "male") -> str:
     """青龍水木臨妻位 … 夫命臨之: the husband's (the querent's) 命 on a strong 青龍 財 of Water."""
     return chart(
@@ -337,6 +353,13 @@ def test_body_combining_spouses_ming_marries_early(kg):
     assert fired(kg, _body_and_spouse("female", "husband", "; dk:he r:m"), ids) == {ids + ".nv": {"applies"}}
     # a woman's 身 combining with the wife's 命 is neither case
     assert fired(kg, _body_and_spouse("female", "wife", "; dk:he r:m"), ids) == {}
+    # 娶婚必早: the marriage comes, and early, a hope fulfilled
+    early = [
+        a.polarity
+        for a in run(kg, _body_and_spouse("male", "wife", "; dk:he r:m"))[1]
+        if a.rule_id == ids + ".nan"
+    ]
+    assert early == ["吉"]
 
 
 def _brother_and_wife(sex: str, brother: str, wife: str) -> str:
@@ -602,6 +625,24 @@ def test_wife_plots_against_husband(kg):
     assert fired(kg, _plot(", star:yangren ; dk:moving false"), ids) == {}
 
 
+def _husband_hurts(ghost: str) -> str:
+    """夫並日辰動爻，帶劫刃刑等殺傷妻命爻: a moving 官鬼 (``ghost``: its further facts) and a woman's 命爻."""
+    return chart(
+        "liuqin-fuqi",
+        f"""r:g dk:position 2 ; dk:relative rel:guangui ; dk:moving true {ghost} .
+            r:m dk:position 5 ; dk:role role:ming .""",
+        "dk:line r:g , r:m ; dk:querentSex sex:female",
+    )
+
+
+def test_husband_with_sha_overcomes_wifes_ming(kg):
+    """主遭夫毒手: 等殺 adds 亡神 to 劫刃; 傷 is 克, so a 官鬼 that only punishes her 命 does not 傷 it."""
+    ids = LQ + "fu-du-shou"
+    assert fired(kg, _husband_hurts("; dk:shensha star:wangshen ; dk:ke r:m"), ids) == {ids: {"applies"}}
+    assert fired(kg, _husband_hurts("; dk:xing r:m ; dk:ke r:m"), ids) == {ids: {"applies"}}
+    assert fired(kg, _husband_hurts("; dk:shensha star:yangren ; dk:xing r:m"), ids) == {}
+
+
 def _xuanwu(relation: str) -> str:
     """玄武傷財 under 若刑刃兩全帶殺: the 玄武 line carries 羊刃 and acts on the 財 (``relation``)."""
     return chart(
@@ -621,6 +662,26 @@ def test_xuanwu_blade_and_punishment_hurt_wealth(kg):
 
 
 # ── 身命 ¶110–116 ────────────────────────────────────────────────────────────────────────
+
+
+def test_day_overcoming_the_body_offers_death_qi(kg):
+    """命逢死氣，最嫌煞忌當頭 (若日辰動爻並殺，倘克身命): the chart puts no 殺 on the day, so the day overcoming the
+    身 is offered alone; a still line with 劫煞 overcoming it is no 動爻並殺."""
+    ids = SM + "si-qi"
+    body = "r:b dk:position 3 ; dk:role role:guashen .\n"
+    day = chart(
+        "shenming",
+        body + "r:d dk:pillarKind pillar:day ; dk:ke r:b .",
+        "dk:line r:b ; dk:dayPillar r:d ; dk:pillar r:d",
+    )
+    assert fired(kg, day, ids) == {ids: {"consider"}}
+    still = chart(
+        "shenming",
+        body + "r:x dk:position 6 ; dk:moving false ; dk:shensha star:jiesha ; dk:ke r:b .",
+        "dk:line r:b , r:x",
+    )
+    assert fired(kg, still, ids) == {}
+    assert fired(kg, still.replace("dk:moving false", "dk:moving true"), ids) == {ids: {"consider"}}
 
 
 def _ghost_ming_in_tomb(body: str) -> str:
@@ -883,15 +944,21 @@ def test_man_and_wealth_next_to_each_other(kg):
 
 
 def test_pian_zheng_zhi_fu_offered_on_the_three_harmony(kg):
-    """世應妻爻三合 … 妻爻更逢兩鬼。合身命: no chart has the 世, the 應 and a 財 in one complete 三合 beside two 官鬼,
-    so the sentence is offered where the verse's 三合 holds: 水天需 (坤宮) with lines 3 and 4 moving makes the 申子辰
+    """世應妻爻三合 … 妻爻更逢兩鬼。合身命: the 世, the 應 and a 財 are never on the three branches of one 三合, and
+    where two of them share one in a complete frame no 官鬼 combines with her 身 or 命, so the sentence is offered
+    where the three are members of one complete frame: 水天需 (坤宮) with lines 3 and 4 moving makes the 申子辰
     frame of the 世 戊申, the 應 甲子 and the 財 戊子 (line 6). 風地觀 with lines 1–4 moving leaves its 亥卯未 frame of
-    the 應 乙未, the 財 乙卯 and the 世 辛未 waiting for 亥 (虛一待用), no 三合."""
+    the 應 乙未, the 財 乙卯 and the 世 辛未 waiting for 亥 (虛一待用), no 三合; on a 亥 day the day completes it, beside
+    the two 官鬼 乙巳 and 辛巳, and with no 申 line to combine with them."""
     _, results = cast(kg, "庚寅 戊寅 甲子", "779678", "婚姻", {"sex": "女"})
     offered = bound(results, LQ + "pian-zheng-zhi-fu", "consider")
     assert [(b["S"], b["Y"], b["F"]) for b in offered] == [("line/4", "line/1", "line/6")]
     _, latent = cast(kg, "庚寅 戊寅 甲子", "666677", "婚姻", {"sex": "女", "birth": "申"})
     assert bound(latent, LQ + "pian-zheng-zhi-fu", "consider") == []
+    _, day = cast(kg, "庚寅 戊寅 乙亥", "666677", "婚姻", {"sex": "女"})
+    assert [(b["S"], b["Y"], b["F"]) for b in bound(day, LQ + "pian-zheng-zhi-fu", "consider")] == [
+        ("line/4", "line/1", "line/3")
+    ]
 
 
 def _beasts(attacker: str, victim: str, victim_relative: str) -> str:

@@ -362,6 +362,16 @@ def test_cai_hua_gui_and_hua_kong(kg):
         Q + "cai-hua-kong-jue": {"overridden"},
         Q + "cai-hua-kong-sheng-he-shi": {"applies"},
     }
+    # 上前有功: the gain of acting now; 稍遲則無 is the querent's conduct, which no reading records
+    gain = [
+        a.polarity
+        for a in run(kg, chart("qiucai", helped, links))[1]
+        if a.rule_id == Q + "cai-hua-kong-sheng-he-shi"
+    ]
+    assert gain == ["吉"]
+    # the changed line combining with the 世 is not the 財 coming to the 世 now
+    changed = body.format(changed="fumu") + "\nr:c dk:he r:s ."
+    assert fired(kg, chart("qiucai", changed, links), "cai-hua-kong") == {Q + "cai-hua-kong-jue": {"applies"}}
 
 
 @pytest.mark.parametrize(("changed", "fires"), [("qicai", True), ("xiongdi", False)])
@@ -511,6 +521,39 @@ def test_he_ri(kg):
     turtle = chart("qiucai-shiri", body, "dk:line r:f ; dk:dayGanzhi gz:jia-yin")
     assert _param(kg, turtle, "he-ri").startswith("乙丑日, 11 days")
     assert fired(kg, turtle.replace("dk:vital true", "dk:vital false"), "he-ri") == {}
+
+
+@pytest.mark.parametrize(("vital", "offered"), [("true", True), ("false", False)])
+def test_tai_wang_mu_ri_offered(kg, vital, offered):
+    """太旺墓庫日得: 太旺 is not defined, so the clause is offered on a 財 that is 有氣, as any 太旺 one is."""
+    turtle = chart("qiucai-shiri", f"r:f dk:relative rel:qicai ; dk:vital {vital} .", "dk:line r:f")
+    expected = {Q + "tai-wang-mu-ri": {"consider"}} if offered else {}
+    assert fired(kg, turtle, "tai-wang-mu-ri") == expected
+
+
+def test_po_he_po_mu_ri(kg):
+    """合住入墓破合破墓日得: 合住 names no agent, so the month's 合 ties the 財 too; 入墓 is the 財 at its 墓 at the
+    day (日墓), not in the tomb of a moving line."""
+    money = (
+        "r:f dk:relative rel:qicai ; dk:branch br:zi ; dk:element el:water ; dk:stage stage:{stage} {tomb} ."
+    )
+    links = "dk:line r:f , r:x ; dk:monthPillar r:m ; dk:pillar r:m ; dk:entity r:f , r:x , r:m ; dk:dayGanzhi gz:jia-yin"
+    tied = (
+        money.format(stage="diwang", tomb="")
+        + "\nr:m dk:pillarKind pillar:month ; dk:he r:f .\nr:x dk:moving false ."
+    )
+    assert fired(kg, chart("qiucai-shiri", tied, links), "po-he-po-mu-ri") == {
+        Q + "po-he-po-mu-ri.he-zhu": {"applies"}
+    }
+    day_tomb = money.format(stage="mu", tomb="") + "\nr:m dk:pillarKind pillar:month .\nr:x dk:moving false ."
+    assert fired(kg, chart("qiucai-shiri", day_tomb, links), "po-he-po-mu-ri") == {
+        Q + "po-he-po-mu-ri.ru-mu": {"applies"}
+    }
+    line_tomb = (
+        money.format(stage="diwang", tomb="; dk:entombedBy r:x")
+        + "\nr:m dk:pillarKind pillar:month .\nr:x dk:moving true ."
+    )
+    assert fired(kg, chart("qiucai-shiri", line_tomb, links), "po-he-po-mu-ri") == {}
 
 
 # ── the commentary's worked cases, cast with the generator ─────────────────────────────────

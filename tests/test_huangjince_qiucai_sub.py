@@ -616,6 +616,21 @@ def test_gambling_fight_between_shi_and_ying(kg):
     assert fired(kg, chart("dubo", changing, "r:l3 dk:changesTo r:c3 ."), ids) == {}
 
 
+def test_gambling_on_credit_without_money(kg):
+    """內外俱無財亦不能勝。更遇世應空動，必是賭賒: 更遇 adds the void, moving 世 and 應 to the chart with no 財."""
+    ids = "huangjince.dubo.credit huangjince.dubo.wu-cai"
+    pair = {
+        "l2": "dk:role role:shi ; dk:void true ; dk:moving true",
+        "l5": "dk:role role:ying ; dk:void true ; dk:moving true",
+    }
+    assert fired(kg, chart("dubo", {"p": "dk:absentRelative rel:qicai", **pair}), ids) == {
+        "huangjince.dubo.credit": APPLIES,
+        "huangjince.dubo.wu-cai": APPLIES,
+    }
+    # a 財 on the lines: money to stake, no credit
+    assert fired(kg, chart("dubo", {**pair, "l4": "dk:relative rel:qicai"}), ids) == {}
+
+
 def test_gambling_changes(kg):
     """兄鬼化財，先敗後勝，財化兄鬼先勝後敗。"""
     ids = "huangjince.dubo.lose-then-win huangjince.dubo.win-then-lose"
@@ -730,21 +745,34 @@ def test_buying_goods_hidden(kg):
     ids = "huangjince.zhihuo.kong-fu"
     hidden = chart(
         "zhihuo-liuchu",
-        {"l3": "dk:relative rel:qicai", "h2": "dk:relative rel:zisun"},
+        {"p": "dk:absentRelative rel:zisun", "l3": "dk:relative rel:qicai", "h2": "dk:relative rel:zisun"},
         "r:h2 dk:under r:l2 .",
     )
     assert roles(kg, hidden, "wuyao") == {"h2"}
     assert fired(kg, hidden, ids) == {ids: APPLIES}
-    # a 子孫 on the lines too (伏神 at every position): the goods are not hidden
+    # a 子孫 on the lines too (伏神 at every position): the line is the goods line, not the 伏神
     shown = chart(
         "zhihuo-liuchu",
         {"l3": "dk:relative rel:zisun ; dk:void false", "h2": "dk:relative rel:zisun"},
         "r:h2 dk:under r:l2 .",
     )
+    assert roles(kg, shown, "wuyao") == {"l3"}
     assert fired(kg, shown, ids) == {}
     # 空
     void = chart("zhihuo-liuchu", {"l3": "dk:relative rel:zisun ; dk:void true"})
     assert fired(kg, void, ids) == {ids: APPLIES}
+
+
+def test_buying_hidden_goods_not_plenty(kg):
+    """物爻太過，其貨必多 / 物爻空伏，其貨必無: a 子孫 three times over (the changed and the hidden lines) but on no line
+    is 空伏, no goods, not plenty: 太過 is said of the 物爻 on the lines."""
+    ids = "huangjince.zhihuo.tai-guo huangjince.zhihuo.kong-fu"
+    entities = {
+        "p": "dk:absentRelative rel:zisun ; dk:heavyRelative rel:zisun",
+        "h2": "dk:relative rel:zisun",
+    }
+    hidden = chart("zhihuo-liuchu", entities, "r:h2 dk:under r:l2 .")
+    assert fired(kg, hidden, ids) == {"huangjince.zhihuo.kong-fu": APPLIES}
 
 
 @pytest.mark.parametrize(("lines", "fires"), [("777678", True), ("777878", False)])
