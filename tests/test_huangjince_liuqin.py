@@ -625,6 +625,15 @@ def test_wife_plots_against_husband(kg):
     assert fired(kg, _plot(", star:yangren ; dk:moving false"), ids) == {}
 
 
+def test_plot_on_a_moving_yin_line_is_still_to_come(kg):
+    """臨交爻主未來之事: the plotting wife's line a moving yin line; the clause keeps the plot's conditions, so a
+    moving yin 咸池 妻財 combining with the 應 that carries no 殺 and does not punish the 命 is no plot to come."""
+    ids = LQ + "wei-lai"
+    assert fired(kg, _plot(", star:yangren ; dk:moving true ; dk:yinYang yy:yin"), ids) == {ids: {"applies"}}
+    assert fired(kg, _plot("; dk:moving true ; dk:yinYang yy:yin"), ids) == {}
+    assert fired(kg, _plot(", star:yangren ; dk:moving true ; dk:yinYang yy:yang"), ids) == {}
+
+
 def _husband_hurts(ghost: str) -> str:
     """夫並日辰動爻，帶劫刃刑等殺傷妻命爻: a moving 官鬼 (``ghost``: its further facts) and a woman's 命爻."""
     return chart(
