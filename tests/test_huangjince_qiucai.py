@@ -265,6 +265,21 @@ def test_shen_huo_xiong_lin(kg):
     assert fired(kg, cai, "shen-lin") == {Q + "shen-lin-cai-fu": {"applies"}}
 
 
+def test_shi_lin_cai_and_wang_xiang(kg):
+    """世為求財之人，若臨財爻，雖或無氣，亦主易得，旺相更美: 易得 whatever the 財's strength, 更美 when it is 旺相."""
+    weak = chart(
+        "qiucai", "r:s dk:role role:shi ; dk:relative rel:qicai ; dk:seasonalState state:qiu .", "dk:line r:s"
+    )
+    assert fired(kg, weak, "shi-lin-") == {Q + "shi-lin-cai": {"applies"}}
+    strong = weak.replace("state:qiu", "state:xiang")
+    assert fired(kg, strong, "shi-lin-") == {
+        Q + "shi-lin-cai": {"applies"},
+        Q + "shi-lin-wang-cai": {"applies"},
+    }
+    off = strong.replace("rel:qicai", "rel:guangui")
+    assert fired(kg, off, "shi-lin-") == {}
+
+
 @pytest.mark.parametrize(
     ("topic", "expected"),
     [
