@@ -26,7 +26,7 @@ import re
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Container, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from functools import cache
 from itertools import starmap
@@ -48,14 +48,9 @@ RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 READING = ox.NamedNode(str(DK.Reading))
 SYSTEM = str(DK.system)
 
-ReadingIndex = tuple[
-    dict[str, dict[tuple[str, str], int]],
-    frozenset[tuple[str, str]],
-    dict[str, Container[tuple[str, str]]],
-]
+ReadingIndex = tuple[dict[str, dict[tuple[str, str], int]], frozenset[tuple[str, str]]]
 """What :meth:`Reading.index` returns: per binding property, each fact its entities hold with the
-bit mask of those that hold it (a bit an entity); the reading's own facts; and per binding property,
-the facts any of its entities holds (and the reading's own under ``reading``)."""
+bit mask of those that hold it (a bit an entity); and the reading's own facts."""
 
 Requirements = dict[str, tuple[str, frozenset[tuple[str, str]]]]
 """Per rule variable, its binding property and the (predicate, value) pairs one entity bound by it
@@ -394,7 +389,6 @@ class KnowledgeGraph:
         chain: list[str],
         entities,
         reading_facts,
-        held,
         definitions: bool = False,
         settled: dict[Group, list[RuleInfo]] | None = None,
     ) -> list[RuleInfo]:
@@ -413,7 +407,7 @@ class KnowledgeGraph:
                     continue
                 rules = list(self.unindexed.get(group, ()))
                 for (binding, p, v), indexed in self.index.get(group, {}).items():
-                    if (p, v) in held.get(binding, ()):
+                    if (p, v) in (reading_facts if binding == "reading" else entities.get(binding, ())):
                         rules += indexed
                 rules = [r for r in rules if is_candidate(r, entities, reading_facts)]
                 if not layered and settled is not None:
@@ -635,26 +629,25 @@ class Reading:
                 for fact in found:
                     masks[fact] = masks.get(fact, 0) | bit
         own = self._facts_of(reading, bindings)
-        held: dict[str, Container[tuple[str, str]]] = {**entities, "reading": own}
-        return entities, own, held
+        return entities, own
 
     def _updated_index(self, index: ReadingIndex) -> ReadingIndex:
         """``index`` with the facts the reading's entities gained since: facts are only ever added,
         so a binding's facts grow by theirs (the reading's own facts unchanged)."""
-        entities, own, held = index
-        entities, held, copied = dict(entities), dict(held), set()
+        entities, own = index
+        entities, copied = dict(entities), set()
         for subject in self._changed:
             obj = f"<{subject}>"
             if preds := self._bindings.get(obj):
                 found = self._facts_of(subject, self._bindings) - self._stale.get(subject, frozenset())
                 for pred in preds:
                     if pred not in copied:
-                        entities[pred] = held[pred] = dict(entities[pred])
+                        entities[pred] = dict(entities[pred])
                         copied.add(pred)
                     masks, bit = entities[pred], self._bits[pred, obj]
                     for fact in found:
                         masks[fact] = masks.get(fact, 0) | bit
-        return entities, own, held
+        return entities, own
 
     def select(self, query: str, engine: str, terms: frozenset[str] = frozenset()) -> list[dict[str, str]]:
         """Solutions of a query (with its PREFIX declarations) as {variable: value}; the variables in

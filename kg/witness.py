@@ -583,7 +583,7 @@ def search(kg: KnowledgeGraph, job: Job) -> tuple[list[Tally], int]:
         sample = next(samples)
         generated += 1
         active = [t for group in by_topic.values() for t in group]
-        entities, own, _ = _chart_index(sample, kg)
+        entities, own = _chart_index(sample, kg)
         possible = {t.rule.iri for t in active if is_candidate(needed[t.rule.iri], entities, own)}
         asked = {
             topic for t in active if t.searching and t.rule.iri in possible for topic in scope[t.rule.iri]

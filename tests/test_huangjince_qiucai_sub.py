@@ -399,42 +399,35 @@ def test_livestock_parent_changing_into_earth_ghost(kg):
 # ── 放債 ¶36: 世應同人，放債必然連本失 ─────────────────────────────────────────────────────────
 
 
-def test_lending_shi_ying_brothers(kg):
+@pytest.mark.parametrize(
+    ("shi", "ying", "lone", "verdicts"),
+    [
+        # 世應同人，放債必然連本失: both 兄弟
+        ("rel:xiongdi", "rel:xiongdi", "rel:guangui", ("xiongdi", "lian-ben")),
+        # 世應值空亦然: 值空 takes the place of 值兄弟 in both verdicts, 必無討處 and, with 財爻更絕, 連本俱失
+        (
+            "rel:fumu ; dk:void true",
+            "rel:guangui ; dk:void true",
+            "rel:guangui ; dk:void false",
+            ("kong", "kong-lian-ben"),
+        ),
+    ],
+    ids=["brothers", "void"],
+)
+def test_lending_shi_ying(kg, shi, ying, lone, verdicts):
     ids = "huangjince.fangzhai"
-    brothers = {
-        "l3": "dk:role role:shi ; dk:relative rel:xiongdi",
-        "l6": "dk:role role:ying ; dk:relative rel:xiongdi",
+    nowhere, capital_lost = (f"{ids}.{v}" for v in verdicts)
+    lines = {
+        "l3": f"dk:role role:shi ; dk:relative {shi}",
+        "l6": f"dk:role role:ying ; dk:relative {ying}",
         "l1": "dk:relative rel:qicai ; dk:stage stage:jue",
     }
-    assert fired(kg, chart("fangzhai", brothers), ids) == {
-        "huangjince.fangzhai.xiongdi": APPLIES,
-        "huangjince.fangzhai.lian-ben": APPLIES,
-    }
+    assert fired(kg, chart("fangzhai", lines), ids) == {nowhere: APPLIES, capital_lost: APPLIES}
     # 財爻更絕 is the note's condition for 連本俱失: a 財 at 死 is not 絕
-    dead = chart("fangzhai", {**brothers, "l1": "dk:relative rel:qicai ; dk:stage stage:si"})
-    assert fired(kg, dead, ids) == {"huangjince.fangzhai.xiongdi": APPLIES}
-    # only the 世 is 兄弟: not 同人
-    one = chart("fangzhai", {**brothers, "l6": "dk:role role:ying ; dk:relative rel:guangui"})
-    assert fired(kg, one, ids) == {}
-
-
-def test_lending_shi_ying_void(kg):
-    """世應值空亦然: 值空 takes the place of 值兄弟 in both verdicts, 必無討處 and, with 財爻更絕, 連本俱失."""
-    ids = "huangjince.fangzhai"
-    void = {
-        "l3": "dk:role role:shi ; dk:relative rel:fumu ; dk:void true",
-        "l6": "dk:role role:ying ; dk:relative rel:guangui ; dk:void true",
-        "l1": "dk:relative rel:qicai ; dk:stage stage:jue",
-    }
-    assert fired(kg, chart("fangzhai", void), ids) == {
-        "huangjince.fangzhai.kong": APPLIES,
-        "huangjince.fangzhai.kong-lian-ben": APPLIES,
-    }
-    # the 財 at 死, not 絕: nowhere to collect, but the capital is not said to be lost
-    dead = chart("fangzhai", {**void, "l1": "dk:relative rel:qicai ; dk:stage stage:si"})
-    assert fired(kg, dead, ids) == {"huangjince.fangzhai.kong": APPLIES}
-    # only the 世 is void
-    one = chart("fangzhai", {**void, "l6": "dk:role role:ying ; dk:relative rel:guangui ; dk:void false"})
+    dead = chart("fangzhai", {**lines, "l1": "dk:relative rel:qicai ; dk:stage stage:si"})
+    assert fired(kg, dead, ids) == {nowhere: APPLIES}
+    # the 世 alone (not 同人, not both void)
+    one = chart("fangzhai", {**lines, "l6": f"dk:role role:ying ; dk:relative {lone}"})
     assert fired(kg, one, ids) == {}
 
 
