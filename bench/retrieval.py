@@ -122,6 +122,8 @@ def main() -> None:
     parser.add_argument("--rdflib-readings", type=int, default=3)
     parser.add_argument("--sizes", default="1000,10000,100000")
     args = parser.parse_args()
+    if not 1 <= args.rdflib_readings <= args.readings:
+        parser.error("--rdflib-readings: the alternative needs between 1 and --readings readings")
     base = KnowledgeGraph.load(args.graph)
     liuyao = ("yiyin.", "huangjince.")
     topics = sorted({r.topic for r in base.rules.values() if r.iri.rsplit("/", 1)[1].startswith(liuyao)})
