@@ -237,6 +237,19 @@ def test_void_parents_rented_house(kg, link, fires):
     assert fired(kg, chart("jiazhai", body, f"{link} r:f"), ids) == ({ids: {"applies"}} if fires else {})
 
 
+@pytest.mark.parametrize(("facts", "fires"), [
+    ("dk:shensha star:tianyi ; dk:stage stage:changsheng ; dk:seasonalState state:xiu", True),  # 乘…長生之位
+    ("dk:shensha star:tianyi ; dk:stage stage:shuai ; dk:seasonalState state:wang", False),  # 旺 of the month only
+    ("dk:relative rel:qicai ; dk:stage stage:shuai ; dk:seasonalState state:wang", True),  # 財鬼龍旺
+])  # fmt: skip
+def test_noble_at_birth_or_peak_lively_house(kg, facts, fires):
+    """門庭熱鬧，財官臨帝旺之鄉 (¶58): 財鬼龍德貴人，乘旺長生之位 names 德 and 貴人 at the stages 帝旺 and 長生; 財鬼龍旺,
+    旺相 in the month, names 財, 鬼 and 龍 alone, so a 貴人 on the 世 that is only 旺 in the month is no 熱鬧."""
+    ids = "huangjince.jiazhai.lively"
+    body = f"r:l5 dk:position 5 ; dk:role role:shi ; {facts} ."
+    assert fired(kg, chart("jiazhai", body, "dk:line r:l5"), ids) == ({ids: {"applies"}} if fires else {})
+
+
 def test_shi_and_day_overcome_house(kg):
     """世與日辰克宅，破祖不寧 (¶64)."""
     body = """r:l2 dk:position 2 . r:l5 dk:position 5 ; dk:role role:shi ; dk:ke r:l2 .
@@ -542,10 +555,23 @@ def test_xun_gate_and_path_cut_off(kg):
     """¶62 且如巽卦辛亥水為宅，以寅合為門，以巳沖為路，日辰與動爻臨卯辰二位隔斷 … 偏門戶，曲折: a 辰 day, 辛卯 moving."""
     results = cast(kg, "壬辰 壬子 甲辰", "巽", "6", topic="門戶")
     assert bound(results, "huangjince.jiazhai.gate-cut-off") == [
-        {"A": "上爻 兄弟辛卯木", "B": "日辰 甲辰", "Z": "二爻 父母辛亥水"}
+        {"D": "日辰 甲辰", "M": "上爻 兄弟辛卯木", "Z": "二爻 父母辛亥水"}
     ]
     (gate,) = [a for a in results if a.rule_id == "huangjince.jiazhai.men-lu-branches"]
     assert {k: v.split()[0] for k, v in gate.parameters.items()} == {"gate": "寅", "road": "巳"}
+
+
+@pytest.mark.parametrize(("day", "fires"), [("chen", True), ("wu", False)])
+def test_gate_and_path_cut_off_by_the_day(kg, day, fires):
+    """門路與日辰隔斷 (¶62), 日辰與動爻臨卯辰二位隔斷: the day is one of the two that cut; moving lines on 卯 and on 辰
+    with the day elsewhere do not cut the 亥 宅's gate 寅 from its path 巳."""
+    body = f"""r:l2 dk:position 2 ; dk:branch br:hai .
+               r:l4 dk:position 4 ; dk:branch br:chen ; dk:moving true .
+               r:l6 dk:position 6 ; dk:branch br:mao ; dk:moving true .
+               r:d dk:pillarKind pillar:day ; dk:branch br:{day} ."""
+    ids = "huangjince.jiazhai.gate-cut-off"
+    reading = chart("menhu", body, "dk:line r:l2 , r:l4 , r:l6 ; dk:dayPillar r:d ; dk:pillar r:d")
+    assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
 
 
 def test_mingyi_shi_on_the_house_branch(kg):

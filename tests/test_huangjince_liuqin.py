@@ -6,7 +6,8 @@ never the compiler's output. The worked cases (乾之艮, 大過, 晉之遯, 姤
 cast with the real generator (kg.liuyao.chart.chart_from_inputs); their lines follow the 納甲 and palace
 tables of docs/liuyao-doctrine.md §4.1–4.4.
 
-The graph is built once per module from this file's rules alone, so other rule files being edited at the
+The graph is built once per module from this file's rules alone (and, for the sampled rule of ¶112 in
+huangjince.yaml, once from that file and the 〈求財〉 files it needs), so other rule files being edited at the
 same time cannot break these tests.
 """
 
@@ -31,6 +32,15 @@ LQ, SM = "huangjince.liuqin.", "huangjince.shenming."
 @pytest.fixture(scope="module")
 def kg(tmp_path_factory) -> KnowledgeGraph:
     return graph_of(tmp_path_factory, RULES.name)
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory) -> KnowledgeGraph:
+    """The graph of huangjince.yaml, which holds the sampled rule of ¶112 四虎交加 (shenming.si-hu), with the
+    〈求財〉 files whose rules its exceptions lift."""
+    return graph_of(
+        tmp_path_factory, "huangjince.yaml", "huangjince-qiucai.yaml", "huangjince-qiucai-sub.yaml"
+    )
 
 
 def chart(topic: str, body: str, links: str) -> str:
@@ -483,6 +493,32 @@ def test_husbands_body_on_wifes_ming(kg):
     assert fired(kg, couple.replace("sex:male", "sex:female"), lewd) == {}
 
 
+@pytest.mark.parametrize(("relative", "fires"), [("qicai", True), ("xiongdi", False)])
+def test_day_branch_combining_a_side_wealth_remarries(kg, relative, fires):
+    """並日辰合傍爻之財，主再娶 (¶100): no subject and no saying beside which line, so a line with the day's branch
+    combining with a 財 is offered to consider; combining with a 兄弟 is not 合…之財."""
+    ids = LQ + "zai-qu-pang-yao"
+    body = f"""r:x dk:position 3 ; dk:bing r:d ; dk:he r:f .
+               r:f dk:position 4 ; dk:relative rel:{relative} .
+               r:d dk:pillarKind pillar:day ."""
+    reading = chart("hunyin", body, "dk:line r:x , r:f ; dk:dayPillar r:d ; dk:pillar r:d")
+    assert fired(kg, reading, ids) == ({ids: {"consider"}} if fires else {})
+
+
+@pytest.mark.parametrize(("member", "fires"), [("wife", True), ("son", False)])
+def test_husband_and_wife_combining_before_marriage(kg, member, fires):
+    """若夫妻互相合，主先奸後娶 (¶102): the 若 clause names its own condition, his line and hers combining, with no
+    身 on a 命: a man's 命爻 combining with his wife's 命; the same 合 with his son's 命 is no 夫妻互相合."""
+    ids = LQ + "xian-jian-hou-qu"
+    couple = chart(
+        "liuqin-fuqi",
+        f"""r:h dk:position 3 ; dk:role role:ming ; dk:he r:w .
+            r:w dk:position 6 ; dk:mingOf member:{member} .""",
+        "dk:line r:h , r:w ; dk:querentSex sex:male",
+    )
+    assert fired(kg, couple, ids) == ({ids: {"applies"}} if fires else {})
+
+
 def test_husbands_moving_ming_with_the_day(kg):
     """或夫命爻動並日辰為之，將身就婦也: 為之 does not say what the 命 does, so the husband's 命 moving with the day's
     branch is offered to consider (the querent's 命爻 when he asks, else his 命 given as a member's)."""
@@ -724,43 +760,51 @@ def _xing_ren(extra: str = "", reading: str = "") -> str:
 
 
 def test_three_punishments_and_blade(kg):
-    """惡莫惡於三刑迭刃 … 主犯官符刑憲事; 為官 … 名揚夷夏; 漁獵技藝之人 禍當滅沒; 若龍德發動，則凶中有吉."""
+    """惡莫惡於三刑迭刃 … 若刑刃兩全帶殺，克身臨官，主犯官符刑憲事: the 若 heads its clauses up to the full stop
+    after 劫賊圖財致命之事, so the callings and 龍德 of the next sentence neither lift nor add to it."""
     base, official, fisher, dragon = (SM + n for n in ("san-xing-die-ren", "wei-guan", "yu-lie", "long-de"))
     ids = (base, official, fisher, dragon)
     assert fired(kg, _xing_ren(), *ids) == {base: {"applies"}}
     as_official = _xing_ren(reading=" ; dk:querentOccupation occupation:official")
-    assert fired(kg, as_official, *ids) == {base: {"overridden"}, official: {"applies"}}
-    as_fisher = _xing_ren(reading=" ; dk:querentOccupation occupation:fishing-hunting")
-    assert fired(kg, as_fisher, *ids) == {base: {"applies"}, fisher: {"applies"}}
-    moving_dragon = _xing_ren("r:l dk:position 1 ; dk:beast beast:qinglong ; dk:moving true .")
-    assert fired(kg, moving_dragon, *ids) == {base: {"overridden"}, dragon: {"applies"}}
-    fisher_dragon = _xing_ren(
+    assert fired(kg, as_official, *ids) == {base: {"applies"}}
+    moving_dragon = _xing_ren(
         "r:l dk:position 1 ; dk:beast beast:qinglong ; dk:moving true .",
         " ; dk:querentOccupation occupation:fishing-hunting",
     )
-    assert fired(kg, fisher_dragon, *ids) == {
-        base: {"overridden"},
-        fisher: {"overridden"},
-        dragon: {"applies"},
-    }
+    assert fired(kg, moving_dragon, *ids) == {base: {"applies"}}
     no_blade = _xing_ren().replace("dk:shensha star:yangren ;", "")
     assert fired(kg, no_blade, *ids) == {}
 
 
 def test_four_tigers_whole_house_and_dragon(kg):
     """若帶鬼殺重重並喪吊凶神，舉家遭禍。死亡十幾八九，若卦中龍德動，主喜事至則稍輕，是悲喜相半之兆: two text-only
-    outcomes, the second under a moving 青龍 or 德."""
+    outcomes, the second under a moving 青龍 or 德; the 若 clause keeps 重重臨宅克身, the 宅 overcoming the 卦身."""
     house, softer = SM + "ju-jia-zao-huo", SM + "ju-jia-zao-huo-long-de"
-    body = """r:x dk:position 2 ; dk:beast beast:baihu ; dk:relative rel:guangui ; dk:shensha star:sangmen ; dk:ke r:b .
+    body = """r:x dk:position 2 ; dk:role role:zhai ; dk:relative rel:guangui ; dk:ke r:b .
+              r:y dk:position 3 ; dk:shensha star:sangmen .
               r:b dk:position 5 ; dk:role role:guashen ."""
-    assert fired(kg, chart("shenming", body, "dk:line r:x , r:b"), house) == {house: {"consider"}}
+    links = "dk:line r:x , r:y , r:b"
+    assert fired(kg, chart("shenming", body, links), house) == {house: {"consider"}}
     dragon = body + "\nr:l dk:position 4 ; dk:beast beast:qinglong ; dk:moving true ."
-    assert fired(kg, chart("shenming", dragon, "dk:line r:x , r:b , r:l"), house) == {
+    assert fired(kg, chart("shenming", dragon, links + " , r:l"), house) == {
         house: {"consider"},
         softer: {"consider"},
     }
-    # the 若 clause keeps 重重臨宅克身: a 白虎 官鬼 that does not overcome the 身
-    assert fired(kg, chart("shenming", body.replace(" ; dk:ke r:b", ""), "dk:line r:x , r:b"), house) == {}
+    # a 官鬼 overcoming the 身 from another line than the 宅 (臨宅)
+    assert fired(kg, chart("shenming", body.replace("role:zhai", "role:shi"), links), house) == {}
+    # the 宅 官鬼 that does not overcome the 身
+    assert fired(kg, chart("shenming", body.replace(" ; dk:ke r:b", ""), links), house) == {}
+
+
+def test_four_tigers_on_the_house_overcoming_the_body(samples):
+    """凶莫凶於四虎交加 (…重重臨宅克身，主刑剋伏制之事): the tigers are undefined stars, so the 宅 overcoming the 卦身,
+    what they do, is offered to consider; the 宅 overcoming the 世 is not 克身."""
+    ids = SM + "si-hu"
+    body = """r:z dk:position 2 ; dk:role role:zhai ; dk:ke r:b .
+              r:b dk:position 5 ; dk:role role:guashen ."""
+    assert fired(samples, chart("shenming", body, "dk:line r:z , r:b"), ids) == {ids: {"consider"}}
+    on_shi = body.replace("role:guashen", "role:shi")
+    assert fired(samples, chart("shenming", on_shi, "dk:line r:z , r:b"), ids) == {}
 
 
 def _shi_ying(actor: str, target: str) -> str:
@@ -780,6 +824,34 @@ def test_shi_or_ying_with_sha_overcoming_the_other(kg):
     assert fired(kg, _shi_ying("y", "s"), ids) == {ids + ".ta": {"applies"}}
     still = _shi_ying("s", "y").replace("dk:moving true", "dk:moving false")
     assert fired(kg, still, ids) == {}
+
+
+def test_callings_of_the_one_who_wounds(kg):
+    """世並日辰動爻，克應帶殺，主我傷他人 … 為官掌生死之權，名揚夷夏，若漁獵技藝之人。禍當滅沒，否則疲癃殘疾之人，
+    若龍德發動，則凶中有吉之象: the callings qualify the 世 that wounds the 應, and 龍德 the fisher's ruin."""
+    wo, official, fisher, dragon = (SM + n for n in ("shi-ying-sha.wo", "wei-guan", "yu-lie", "long-de"))
+    ids = (SM + "shi-ying-sha", official, fisher, dragon)
+
+    def calling(occupation: str, extra: str = "") -> str:
+        turtle = _shi_ying("s", "y").replace("dk:line r:s , r:y", f"dk:line r:s , r:y ; {occupation}")
+        return turtle + extra
+
+    assert fired(kg, calling("dk:querentOccupation occupation:official"), *ids) == {
+        wo: {"overridden"},
+        official: {"applies"},
+    }
+    fishing = calling("dk:querentOccupation occupation:fishing-hunting")
+    assert fired(kg, fishing, *ids) == {wo: {"applies"}, fisher: {"applies"}}
+    with_dragon = calling(
+        "dk:line r:l ; dk:querentOccupation occupation:fishing-hunting",
+        "\nr:l dk:position 1 ; dk:beast beast:qinglong ; dk:moving true .",
+    )
+    assert fired(kg, with_dragon, *ids) == {wo: {"applies"}, fisher: {"overridden"}, dragon: {"applies"}}
+    # 他人殺我: the 應 wounding the 世 gives the official no power over life and death
+    official_hurt = _shi_ying("y", "s").replace(
+        "dk:line r:s , r:y", "dk:line r:s , r:y ; dk:querentOccupation occupation:official"
+    )
+    assert fired(kg, official_hurt, *ids) == {SM + "shi-ying-sha.ta": {"applies"}}
 
 
 def _pillar_ghost(kind: str, relative: str = "guangui") -> str:
