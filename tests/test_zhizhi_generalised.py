@@ -357,6 +357,15 @@ def test_bi_su_luo_kong_on_a_void_seat(kg: KnowledgeGraph) -> None:
     assert statuses(kg, "天時", "晝", day="丁亥", ju=11).get("zhizhi.ju11.tiangang-yin-bi-kong") == "applies"
 
 
+def test_xunshou_guan_xingnian_needs_he_kui(kg: KnowledgeGraph) -> None:
+    """¶62 二者會於行年: one of the two is 旬首河魁為官星, and 河魁 is the branch 戌. 甲申, 申將 on 辰 (第9局, 晝): 申, the
+    月將, sits over the 行年 辰 and carries 青龍 (晝貴 丑 on 酉, counted backward: 丑 子 亥 戌 酉 申), is the 旬首 of the
+    甲申旬 and the 官鬼 of 甲 (金 克 木), but is not 河魁: 年上乘月將青龍 (¶62.4) holds, the 二者 do not."""
+    found = statuses(kg, "功名", day="甲申", general="申", hour="辰", walking_year="辰")
+    assert found.get("zhizhi.ju9.nian-shang-yuejiang-long") == "applies"
+    assert "zhizhi.ju9.xunshou-guan-xingnian" not in found
+
+
 @pytest.mark.parametrize(("rule", "topic", "inputs"), SILENT, ids=[e[0] for e in SILENT])
 def test_generalised_reason_silent_where_it_fails(
     kg: KnowledgeGraph, rule: str, topic: str, inputs: dict
