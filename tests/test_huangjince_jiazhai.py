@@ -331,14 +331,18 @@ def test_ghost_helped_by_moving_wealth(kg, moving_cai, ghost, fires):
     assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
 
 
-@pytest.mark.parametrize(("star", "fires"), [("sangmen", True), ("diaoke", True), ("tianxi", False)])
-def test_tiger_ghost_on_mourning_star(kg, star, fires):
-    """忌鬼爻交重臨白虎，須防人眷刑傷 (¶74): the note adds 值喪門弔客."""
+@pytest.mark.parametrize(
+    ("star", "overcome", "fires"),
+    [("sangmen", "r:n", True), ("diaoke", "r:n", True), ("tianxi", "r:n", False), ("sangmen", "r:l4", False)],
+)
+def test_tiger_ghost_on_mourning_star(kg, star, overcome, fires):
+    """忌鬼爻交重臨白虎 (¶74): the note adds 值喪門弔客, and its 克身之鬼 overcomes the 本命 (本命受鬼克為傷身,
+    ¶76), not the 卦身."""
     body = f"""r:l4 dk:position 4 ; dk:role role:guashen .
                r:l2 dk:position 2 ; dk:relative rel:guangui ; dk:moving true ; dk:beast beast:baihu ;
-                    dk:ke r:l4 ; dk:shensha star:{star} ."""
+                    dk:ke {overcome} ; dk:shensha star:{star} ."""
     ids = "huangjince.jiazhai.tiger-ghost"
-    reading = chart("jiazhai", body, "dk:line r:l2 , r:l4")
+    reading = chart("jiazhai", body, "dk:line r:l2 , r:l4 ; dk:birthSpirit r:n")
     assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
 
 

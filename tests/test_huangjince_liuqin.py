@@ -969,6 +969,32 @@ def test_wife_shi_and_ying_in_one_three_harmony(kg):
     )
 
 
+@pytest.mark.parametrize(("frame", "yinyang", "fires"), [
+    ("complete", "yin", True),
+    ("complete", "yang", False),  # a moving yang line is no 交爻
+    ("xuyi", "yin", False),  # the clause narrows 從良為娼: without the complete 三合 it is silent
+])  # fmt: skip
+def test_heart_not_cut_off_narrows_the_three_harmony(kg, frame, yinyang, fires):
+    """並世應在三合之爻，主從良為娼，日辰臨交爻，主心意未絕 (¶102): the day on a moving yin line, under the 三合."""
+    ids = LQ + "xin-yi-wei-jue"
+    three = _wife_shi_ying_frame(frame, "dk:role role:guashen")
+    reading = three.replace(
+        "dk:frame r:j ;", "dk:frame r:j ; dk:dayPillar r:d ; dk:pillar r:d ; dk:line r:x ;"
+    )
+    reading += f"""r:x dk:position 6 ; dk:moving true ; dk:yinYang yy:{yinyang} .
+                   r:d dk:pillarKind pillar:day ; dk:bing r:x ."""
+    assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
+
+
+def test_wife_on_a_ghost_parted(kg):
+    """妻身命爻值鬼爻 … 主是生離之婦 (¶106): text-only, offered on her 身 or 命 on a 官鬼."""
+    ids = LQ + "sheng-li-gui"
+    body = "r:w dk:position 3 ; dk:role role:ming ; dk:relative rel:{rel} ."
+    links = "dk:line r:w ; dk:querentSex sex:female"
+    assert fired(kg, chart("hunyin", body.format(rel="guangui"), links), ids) == {ids: {"consider"}}
+    assert fired(kg, chart("hunyin", body.format(rel="qicai"), links), ids) == {}
+
+
 @pytest.mark.parametrize(("line", "moving", "fires"), [
     ("r:f dk:relative rel:qicai ; dk:chong r:s", "false", True),  # 財交世應六沖: the verse, no 動
     ("r:f dk:role role:guashen ; dk:chong r:x", "true", True),  # 與世應動爻相沖: her 身 and a moving line
