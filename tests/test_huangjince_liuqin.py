@@ -688,22 +688,25 @@ def test_husband_with_sha_overcomes_wifes_ming(kg):
     assert fired(kg, _husband_hurts("; dk:shensha star:yangren ; dk:xing r:m"), ids) == {}
 
 
-def _xuanwu(relation: str) -> str:
-    """玄武傷財 under 若刑刃兩全帶殺: the 玄武 line carries 羊刃 and acts on the 財 (``relation``)."""
+def _xuanwu(*relations: str) -> str:
+    """玄武傷財 under 若刑刃兩全帶殺: the 玄武 line carries 羊刃 and acts on the 財 (``relations``)."""
+    acts = " ; ".join(f"{relation} r:f" for relation in relations)
     return chart(
         "shenming",
-        f"""r:x dk:position 1 ; dk:beast beast:xuanwu ; dk:shensha star:yangren ; {relation} r:f .
+        f"""r:x dk:position 1 ; dk:beast beast:xuanwu ; dk:shensha star:yangren ; {acts} .
             r:f dk:position 4 ; dk:relative rel:qicai .""",
         "dk:line r:x , r:f",
     )
 
 
 def test_xuanwu_blade_and_punishment_hurt_wealth(kg):
-    """玄武傷財，劫賊圖財致命之事: 刑 and 刃 both (刑刃兩全), the 刑 on the 財 it hurts."""
+    """玄武傷財，劫賊圖財致命之事: 刑 and 刃 both (刑刃兩全), on the 財 the line hurts (傷 = 克, as 克身)."""
     ids = SM + "jie-zei"
-    assert fired(kg, _xuanwu("dk:xing"), ids) == {ids: {"applies"}}
+    assert fired(kg, _xuanwu("dk:xing", "dk:ke"), ids) == {ids: {"applies"}}
     # 刃 without 刑: 刃無刑禍亦不大
     assert fired(kg, _xuanwu("dk:ke"), ids) == {}
+    # 刑 without 傷 (丑刑戌, both 土)
+    assert fired(kg, _xuanwu("dk:xing"), ids) == {}
 
 
 # ── 身命 ¶110–116 ────────────────────────────────────────────────────────────────────────
