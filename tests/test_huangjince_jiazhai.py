@@ -448,6 +448,19 @@ def test_office_rank_by_the_month(kg):
     assert fired(kg, chart("gongming", body.replace("stem:xin", "stem:geng"), links), month) == {}
 
 
+def test_seal_among_the_three_pillars(kg):
+    """有印無祿，有官無俸，有官無印，有祿無任人 (¶78): the note glosses its 印 itself, 印乃三傳之印緩, the 印 among
+    the year, month and day, so the seal is a 父母 pillar, not a 父母 line."""
+    body = OFFICER + "dk:relative rel:xiongdi .\nr:l2 dk:position 2 ; dk:relative rel:fumu .\n{month}"
+    links = "dk:line r:l2 , r:l4 ; dk:dayPillar r:d ; dk:monthPillar r:m ; dk:pillar r:d , r:m"
+    ids = "huangjince.gongming.office-without"
+    seal = body.format(month="r:m dk:pillarKind pillar:month ; dk:relative rel:fumu .")
+    assert fired(kg, chart("gongming", seal, links), ids) == {ids + ".no-lu": {"applies"}}
+    # a 父母 line but no 父母 among the pillars: an office without a seal
+    no_seal = body.format(month="r:m dk:pillarKind pillar:month ; dk:relative rel:qicai .")
+    assert fired(kg, chart("gongming", no_seal, links), ids) == {ids + ".no-yin": {"applies"}}
+
+
 def test_favour_then_disgrace_needs_the_golden_gate(kg):
     """命登金門而步玉堂之人，身命受制，主先寵後辱 (¶78): the favour is that man's, so the sentence is text only
     with the description's trigger (官, 貴人, 祿, 印 and the year generating the 身) and the 身 overcome."""

@@ -475,6 +475,20 @@ def test_shi_ying_kong_he(kg):
     assert fired(kg, chart("qiucai", body.format(moving="false"), links), "xu-yue") == {}
 
 
+def test_shi_ying_hua_kong(kg):
+    """化入空亡，亦是心口不相應之象 (¶24 note): the clause goes on from the pair of 世應二爻空合, so both change into
+    void."""
+    body = """r:s dk:role role:shi ; dk:moving true ; dk:transformation change:hua-kong .
+              r:y dk:role role:ying ; dk:moving true {ying} ."""
+    links = "dk:line r:s , r:y"
+    both = body.format(ying="; dk:transformation change:hua-kong")
+    assert fired(kg, chart("qiucai", both, links), "shi-ying-hua-kong") == {
+        Q + "shi-ying-hua-kong": {"applies"}
+    }
+    # the 世 alone changing into void is not the pair's
+    assert fired(kg, chart("qiucai", body.format(ying=""), links), "shi-ying-hua-kong") == {}
+
+
 def test_zhuren_yi_wei_xing_shang(kg):
     """主人一位刑傷，往求不遇 (note: 動爻日辰刑剋，或自空化空)."""
     body = """r:g dk:relative rel:guangui ; dk:void false ; dk:moving false .
