@@ -463,18 +463,25 @@ def test_seal_among_the_three_pillars(kg):
 
 def test_favour_then_disgrace_needs_the_golden_gate(kg):
     """命登金門而步玉堂之人，身命受制，主先寵後辱 (¶78): the favour is that man's, so the sentence is text only
-    with the description's trigger (官, 貴人, 祿, 印 and the year generating the 身) and the 身 overcome."""
+    with the description's trigger (官, 貴人, 祿, 印綬 and the year generating the 身) and the 身 overcome. 有印綬 is
+    the gloss's 印乃三傳之印緩: a 父母 among the year, month and day, not a 父母 line."""
     hurt = """r:l1 dk:position 1 ; dk:role role:guashen .  r:y dk:sheng r:l1 .
-              r:l2 dk:position 2 ; dk:moving true ; dk:ke r:l1 ."""
+              r:l2 dk:position 2 ; dk:moving true ; dk:ke r:l1 .
+              r:m dk:pillarKind pillar:month ; dk:relative rel:{month} ."""
     golden = OFFICER + "dk:relative rel:fumu ; dk:shensha star:tianyi , star:lu .\n" + hurt
-    links = "dk:line r:l1 , r:l2 , r:l4 ; dk:entity r:l2 ; dk:dayPillar r:d ; dk:yearPillar r:y"
+    links = "dk:line r:l1 , r:l2 , r:l4 ; dk:entity r:l2 ; dk:dayPillar r:d ; dk:yearPillar r:y ; dk:monthPillar r:m"
+    links += " ; dk:pillar r:d , r:m , r:y"
     ids = "huangjince.gongming.golden-gate huangjince.gongming.favour-then-disgrace"
-    assert fired(kg, chart("gongming", golden, links), ids) == {
+    assert fired(kg, chart("gongming", golden.format(month="fumu"), links), ids) == {
         "huangjince.gongming.golden-gate": {"consider"},
         "huangjince.gongming.favour-then-disgrace": {"consider"},
     }
+    # the 官星 line itself is 父母, but no pillar is: no 印綬 among the 三傳
+    assert fired(kg, chart("gongming", golden.format(month="qicai"), links), ids) == {}
     # a 身 overcome by a moving line, with none of the description, is no fall from favour
-    bare = chart("gongming", hurt, "dk:line r:l1 , r:l2 ; dk:entity r:l2 ; dk:yearPillar r:y")
+    bare = chart(
+        "gongming", hurt.format(month="fumu"), "dk:line r:l1 , r:l2 ; dk:entity r:l2 ; dk:yearPillar r:y"
+    )
     assert fired(kg, bare, ids) == {}
 
 
