@@ -213,6 +213,22 @@ def test_white_tiger_on_house(kg, stage, state, vital, expected):
     )
 
 
+@pytest.mark.parametrize(("fact", "rule"), [
+    ("dk:transformation change:hua-kong", "huangjince.jiazhai.baihu-void"),  # 化空移高就低
+    ("dk:element el:water", "huangjince.jiazhai.baihu-water"),  # 水爻池塘填也
+])  # fmt: skip
+def test_white_tiger_void_and_water(kg, fact, rule):
+    """化空移高就低，水爻池塘填也 (¶54): the moving 白虎 on the 宅 outside the 旬 and 休囚, of both tiger cases."""
+    body = f"""r:l2 dk:position 2 ; dk:beast beast:baihu ; dk:moving true ; dk:inDayXun false ;
+               dk:stage stage:si ; dk:seasonalState state:qiu ; dk:vital false ; {fact} ."""
+    assert fired(kg, chart("jiazhai", body, "dk:line r:l2"), rule) == {rule: {"applies"}}
+    # the same tiger 旺 in the month, or in the day's 旬
+    wang = body.replace("state:qiu", "state:wang").replace("dk:vital false", "dk:vital true")
+    assert fired(kg, chart("jiazhai", wang, "dk:line r:l2"), rule) == {}
+    inside = body.replace("dk:inDayXun false", "dk:inDayXun true")
+    assert fired(kg, chart("jiazhai", inside, "dk:line r:l2"), rule) == {}
+
+
 @pytest.mark.parametrize(("relative", "polarity"), [("xiongdi", "中"), ("guangui", "凶"), ("qicai", "凶")])
 def test_white_tiger_part(kg, relative, polarity):
     """若臨兄舊門戶 … 臨官階除破損 … 臨財舊廚庭，或破古戶牖低土地 (¶54): which part, for the moving 白虎 on the 宅

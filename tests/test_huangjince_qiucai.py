@@ -329,6 +329,19 @@ def test_fu_bian_cai_sheng(kg):
     assert fired(kg, chart("qiucai", body + "\nr:c dk:ke r:s .", links), "fu-bian-cai-sheng") == {}
 
 
+def test_cai_hua_zi(kg):
+    """財化子亦妙 (¶18 note): 亦妙 keeps the 生合身世 of 更化財爻, the changed 子孫 generating the 世."""
+    body = """r:f dk:relative rel:qicai ; dk:moving true ; dk:changesTo r:c .
+              r:c dk:relative rel:zisun .
+              r:s dk:role role:shi ; dk:relative rel:fumu ."""
+    links = "dk:line r:f , r:s ; dk:changedLine r:c"
+    assert fired(kg, chart("qiucai", body + "\nr:c dk:sheng r:s .", links), "cai-hua-zi") == {
+        Q + "cai-hua-zi": {"applies"}
+    }
+    # the changed 子孫 overcomes the 世: no 生合身世
+    assert fired(kg, chart("qiucai", body + "\nr:c dk:ke r:s .", links), "cai-hua-zi") == {}
+
+
 def test_xiong_lian_gui_ke(kg):
     """兄連鬼克，紛紛口舌難逃 … 父爻更動，必訟於官，若有救制，庶幾無害."""
     body = """r:x dk:relative rel:xiongdi ; dk:moving true ; dk:changesTo r:c .
