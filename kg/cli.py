@@ -84,7 +84,7 @@ def chart() -> None:
 
 @main.group(
     cls=KgGroup,
-    lazy={"liuyao": "kg.reading:reading_liuyao", "liuren": "kg.reading:reading_liuren"},
+    lazy={"liuyao": "kg.reading.liuyao:reading_liuyao", "liuren": "kg.reading.liuren:reading_liuren"},
     invoke_without_command=True,
 )
 @click.option(

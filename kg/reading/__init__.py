@@ -4,8 +4,9 @@
 ``--from FILE`` casts a saved record again on the current graph and says on stderr what changed
 (another build of the graph: the rules added and removed).
 
-The views that run readings import the chart systems, which registers their procedures
-(:mod:`kg.registry`) for retrieval.
+The command of each system is a module of its own (:mod:`kg.reading.liuyao`, :mod:`kg.reading.liuren`): it imports
+that chart system alone, which registers its procedures (:mod:`kg.registry`) for retrieval, so a 六爻 reading does not
+load 大六壬 (and ``--from FILE`` loads the system its record names, through :func:`kg.record.cast`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ from click.core import ParameterSource
 from rdflib import Graph
 
 from kg.errors import InputError
-from kg.liuren import commands as liuren
-from kg.liuyao import commands as liuyao
 from kg.match import KnowledgeGraph, Reading, retrieve
 from kg.paths import GRAPH
 from kg.record import build_id, cast, load_record, make_record, read, rerun, text_report
@@ -120,27 +119,3 @@ def run_reading(
 def rerun_record(source: Path, fmt: str, graph: Path) -> None:
     """``kg reading --from FILE``: the saved record of either system, cast again on ``graph``."""
     run_reading(load_record(source)["system"], None, fmt, graph, source, {})
-
-
-@click.command("liuyao", context_settings={"help_option_names": ["-h", "--help"]})
-@liuyao.input_options
-@reading_options
-def reading_liuyao(topic: str | None, fmt: str, graph: Path, source: Path | None, **params) -> None:
-    """A 六爻 reading: the chart and every rule that applies, with citations.
-
-    Example (《易隱》〈遷移占〉, example A):
-    kg reading liuyao --pillars '庚寅 戊寅 癸亥' --lines 977778 --topic 遷移
-    """
-    run_reading("liuyao", topic, fmt, graph, source, params)
-
-
-@click.command("liuren", context_settings={"help_option_names": ["-h", "--help"]})
-@liuren.input_options
-@reading_options
-def reading_liuren(topic: str | None, fmt: str, graph: Path, source: Path | None, **params) -> None:
-    """A 大六壬 reading: the chart and every rule that applies, with citations.
-
-    Example (《御定六壬直指》 癸未日 第四局, by day):
-    kg reading liuren --day 癸未 --ju 4 --day-night 晝 --topic 婚姻
-    """
-    run_reading("liuren", topic, fmt, graph, source, params)
