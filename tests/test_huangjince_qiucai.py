@@ -316,30 +316,22 @@ def test_shi_chi_dong_di(kg, moving, case):
     assert fired(kg, turtle, "shi-chi-dong-xiong") == {f"{Q}shi-chi-dong-xiong.{case}": {"applies"}}
 
 
-def test_fu_bian_cai_sheng(kg):
-    """福變財生，滾滾財源不竭 (note: 更化財爻，生合身世)."""
-    body = """r:z dk:relative rel:zisun ; dk:moving true ; dk:changesTo r:c .
-              r:c dk:relative rel:qicai .
-              r:s dk:role role:shi ; dk:relative rel:guangui ."""
+@pytest.mark.parametrize(
+    ("moving", "changed", "shi", "rule"),
+    [
+        ("zisun", "qicai", "guangui", "fu-bian-cai-sheng"),  # 福變財生 (note: 更化財爻，生合身世)
+        ("qicai", "zisun", "fumu", "cai-hua-zi"),  # ¶18 財化子亦妙: 亦妙 keeps the 生合身世 of 更化財爻
+    ],
+)
+def test_change_generating_the_shi(kg, moving, changed, shi, rule):
+    """福變財生，滾滾財源不竭 and 財化子亦妙: the changed line generates the 世 (生合身世)."""
+    body = f"""r:z dk:relative rel:{moving} ; dk:moving true ; dk:changesTo r:c .
+              r:c dk:relative rel:{changed} .
+              r:s dk:role role:shi ; dk:relative rel:{shi} ."""
     links = "dk:line r:z , r:s ; dk:changedLine r:c"
-    assert fired(kg, chart("qiucai", body + "\nr:c dk:sheng r:s .", links), "fu-bian-cai-sheng") == {
-        Q + "fu-bian-cai-sheng": {"applies"}
-    }
-    # the changed 財 neither generates nor combines with 身 or 世
-    assert fired(kg, chart("qiucai", body + "\nr:c dk:ke r:s .", links), "fu-bian-cai-sheng") == {}
-
-
-def test_cai_hua_zi(kg):
-    """財化子亦妙 (¶18 note): 亦妙 keeps the 生合身世 of 更化財爻, the changed 子孫 generating the 世."""
-    body = """r:f dk:relative rel:qicai ; dk:moving true ; dk:changesTo r:c .
-              r:c dk:relative rel:zisun .
-              r:s dk:role role:shi ; dk:relative rel:fumu ."""
-    links = "dk:line r:f , r:s ; dk:changedLine r:c"
-    assert fired(kg, chart("qiucai", body + "\nr:c dk:sheng r:s .", links), "cai-hua-zi") == {
-        Q + "cai-hua-zi": {"applies"}
-    }
-    # the changed 子孫 overcomes the 世: no 生合身世
-    assert fired(kg, chart("qiucai", body + "\nr:c dk:ke r:s .", links), "cai-hua-zi") == {}
+    assert fired(kg, chart("qiucai", body + "\nr:c dk:sheng r:s .", links), rule) == {Q + rule: {"applies"}}
+    # the changed line overcomes the 世: it neither generates nor combines with 身 or 世
+    assert fired(kg, chart("qiucai", body + "\nr:c dk:ke r:s .", links), rule) == {}
 
 
 def test_xiong_lian_gui_ke(kg):
