@@ -51,8 +51,8 @@ RDF = Namespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#")
 TRUE, FALSE = ox.Literal(True), ox.Literal(False)
 
 
-def boolean(value: bool) -> ox.Literal:
-    return TRUE if value else FALSE
+BOOLEAN = (FALSE, TRUE)
+"""``false`` and ``true`` by a bool: ``BOOLEAN[line.moving]``."""
 
 
 @cache
@@ -180,9 +180,10 @@ class Facts:
 
 @cache
 def _option_literals(options: object) -> tuple[tuple[str, ox.Literal, ox.Literal], ...]:
-    """Each field of a frozen Options dataclass: its name, and its name and value as literals."""
+    """Each field of a frozen Options dataclass: its path under the reading, and its name and value as literals."""
     return tuple(
-        (f.name, ox.Literal(f.name), ox.Literal(str(getattr(options, f.name)))) for f in fields(options)
+        (f"option/{f.name}", ox.Literal(f.name), ox.Literal(str(getattr(options, f.name))))
+        for f in fields(options)
     )
 
 
@@ -195,9 +196,9 @@ class FactBuilder:
         self.triples: list[Triple] = []
         self.entities: list[tuple[ox.NamedNode, Branch | None, Element]] = []
 
-    def iri(self, *path: object) -> ox.NamedNode:
+    def iri(self, path: str) -> ox.NamedNode:
         """``<reading>/<path>``; each entity's IRI is made once, so entities are told apart by identity."""
-        return ox.NamedNode("/".join((self.base, *map(str, path))))
+        return ox.NamedNode(f"{self.base}/{path}")
 
     def add(self, subject: ox.NamedNode, predicate: ox.NamedNode, value: Node) -> None:
         self.triples.append((subject, predicate, value))
@@ -230,8 +231,8 @@ class FactBuilder:
             return
         near = record.near_jie or zhongqi is not None
         self.triples += (
-            (r, DK.pillarsGiven, boolean(record.pillars_given)),
-            (r, DK.nearSolarTerm, boolean(near)),
+            (r, DK.pillarsGiven, BOOLEAN[record.pillars_given]),
+            (r, DK.nearSolarTerm, BOOLEAN[near]),
         )
         if record.moment is not None:
             moment = ox.Literal(record.moment.isoformat(), datatype=ox.NamedNode(XSD + "dateTime"))
@@ -258,11 +259,11 @@ class FactBuilder:
 
     def options(self, options: object) -> None:
         """One dk:option node per field of a frozen Options dataclass."""
-        for name, name_literal, value in _option_literals(options):
-            option = self.iri("option", name)
+        for path, name, value in _option_literals(options):
+            option = self.iri(path)
             self.triples += (
                 (self.reading, DK.option, option),
-                (option, DK.name, name_literal),
+                (option, DK.name, name),
                 (option, RDF.value, value),
             )
 

@@ -28,6 +28,7 @@ from rdflib import Graph, URIRef
 
 from kg.calendar import zhongqi_within_a_minute
 from kg.facts import (
+    BOOLEAN,
     BRANCHES,
     DK,
     ELEMENTS,
@@ -37,7 +38,6 @@ from kg.facts import (
     YIN_YANG,
     FactBuilder,
     Facts,
-    boolean,
     concept,
 )
 from kg.facts import reading_iri as _reading_iri
@@ -138,6 +138,13 @@ _STAGES = tuple(tuple(concept("stage", stage(e, b).slug) for b in Branch) for e 
 
 
 @cache
+def _spirit_label(branch: Branch, earth: Branch, general: General | None) -> str:
+    """The label of a 天盤 spirit: its 月將 name and branch 加 the 地盤 branch, 乘 its 天將 (勝光 午 加 子 乘 白虎)."""
+    label = f"{month_general(branch).name} {branch.char} 加 {earth.char}"
+    return label if general is None else f"{label} 乘 {general.char}"
+
+
+@cache
 def _dun_stems(day: GanZhi) -> tuple[ox.NamedNode | None, ...]:
     """遁干 of each branch on ``day`` (None for its 旬空)."""
     return tuple(None if (s := dun_stem(day, b)) is None else STEMS[s] for b in Branch)
@@ -173,8 +180,10 @@ class _Builder(FactBuilder):
     def __init__(self, chart: Chart, reading: URIRef) -> None:
         super().__init__(reading)
         self.chart = chart
-        self.spirit_iris = tuple(self.iri("spirit", b.slug) for b in Branch)
+        self.spirit_iris = tuple(self.iri(f"spirit/{b.slug}") for b in Branch)
         """``<reading>/spirit/<slug>`` of each 天盤 branch."""
+        self.gan, self.zhi = self.iri("gan"), self.iri("zhi")
+        """The day stem and the day branch."""
 
     # ── the reading ──────────────────────────────────────────────────────────────────────────
 
@@ -257,10 +266,9 @@ class _Builder(FactBuilder):
             branch, earth = seat.heaven, seat.earth
             element = branch.element
             iri = spirit[branch]
-            label = f"{month_general(branch).name} {branch.char} 加 {earth.char}"
-            if seat.general is not None:
-                label += f" 乘 {seat.general.char}"
-            self.entity(iri, DK.Spirit, label, DK.spirit, branch, element)
+            self.entity(
+                iri, DK.Spirit, _spirit_label(branch, earth, seat.general), DK.spirit, branch, element
+            )
             t += (
                 (iri, DK.branch, BRANCHES[branch]),
                 (iri, DK.yinYang, YIN_YANG[branch.is_yang]),
@@ -268,8 +276,8 @@ class _Builder(FactBuilder):
                 (iri, DK.seatClass, _SEAT_CLASSES[earth]),
                 (iri, DK.dayGeneral, _GENERALS[seat.day_general]),
                 (iri, DK.nightGeneral, _GENERALS[seat.night_general]),
-                (iri, DK.void, boolean(seat.void)),
-                (iri, DK.seatVoid, boolean(seat.fallen_void)),
+                (iri, DK.void, BOOLEAN[seat.void]),
+                (iri, DK.seatVoid, BOOLEAN[seat.fallen_void]),
                 (iri, DK.relative, _RELATIVES[(element - stem_element) % 5]),
                 (iri, DK.stage, _STAGES[element][earth]),
                 (iri, DK.seatRelation, _SEAT_RELATION[(earth.element - element) % 5]),
@@ -280,7 +288,7 @@ class _Builder(FactBuilder):
                     (iri, DK.general, _GENERALS[general]),
                     (iri, DK.generalRelation, _GENERAL_RELATION[(element - general.element) % 5]),
                     (iri, DK.generalElement, ELEMENTS[general.element]),
-                    (iri, DK.inTemple, boolean(branch == temple.home(general))),
+                    (iri, DK.inTemple, BOOLEAN[branch == temple.home(general)]),
                 )
             if (dun := dun_stems[branch]) is not None:
                 t.append((iri, DK.dunStem, dun))
@@ -291,7 +299,7 @@ class _Builder(FactBuilder):
     def gan_zhi(self) -> None:
         """The day stem (干, lodged in its 寄宮, which stands for it in 沖 合 刑 害 破 並) and the day branch (支)."""
         stem, branch = self.chart.day
-        gan, zhi = self.iri("gan"), self.iri("zhi")
+        gan, zhi = self.gan, self.zhi
         lodging = LODGING[stem]
         self.entity(gan, DK.DayStem, f"日干 {stem.char} 寄{lodging.char}", DK.gan, lodging, stem.element)
         self.add(gan, DK.stem, STEMS[stem])
@@ -320,7 +328,7 @@ class _Builder(FactBuilder):
                 continue
             branch = value.branch if isinstance(value, GanZhi) else value
             name = value.name if isinstance(value, GanZhi) else value.char
-            iri = self.iri("pillar", kind)
+            iri = self.iri(f"pillar/{kind}")
             self.entity(iri, DK.Pillar, f"{PILLAR_NAMES[kind]} {name}", DK.pillar, branch, branch.element)
             self.add(self.reading, _PILLAR_LINKS[kind], iri)
             self.add(iri, DK.pillarKind, concept("pillar", kind))
@@ -337,12 +345,12 @@ class _Builder(FactBuilder):
         4課), 生克 relation; 干上神, 支上神 and the distinct uppers (課上神)."""
         chart, r, spirit = self.chart, self.reading, self.spirit_iris
         for lesson in chart.lessons:
-            iri = self.iri("lesson", lesson.number)
+            iri = self.iri(f"lesson/{lesson.number}")
             upper = spirit[lesson.upper]
             if lesson.number == 1:
-                lower = self.iri("gan")
+                lower = self.gan
             elif lesson.number == 3:
-                lower = self.iri("zhi")
+                lower = self.zhi
             else:
                 assert isinstance(lesson.lower, Branch)
                 lower = spirit[lesson.lower]

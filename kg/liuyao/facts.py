@@ -18,14 +18,15 @@ are no blank nodes, and the same chart always gives the same graph.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
 from kg.facts import (
+    BOOLEAN,
     BRANCHES,
     DK,
     ELEMENTS,
@@ -35,7 +36,6 @@ from kg.facts import (
     YIN_YANG,
     FactBuilder,
     Facts,
-    boolean,
     concept,
 )
 from kg.facts import reading_iri as _reading_iri
@@ -101,7 +101,12 @@ def reading_iri(chart: Chart, name: str | None = None) -> URIRef:
 
 def _placed_name(placed: Placed) -> str:
     """六親 干支 五行, e.g. 妻財甲子水."""
-    return f"{placed.relative.char}{placed.ganzhi.name}{placed.element.char}"
+    return _relative_ganzhi(placed.relative, placed.stem, placed.branch)
+
+
+@cache
+def _relative_ganzhi(relative: Relative, stem: Stem, branch: Branch) -> str:
+    return f"{relative.char}{stem.char}{branch.char}{branch.element.char}"
 
 
 class _Builder(FactBuilder):
@@ -115,24 +120,12 @@ class _Builder(FactBuilder):
         self.natal = born
         self.members = members
         self.year = next(p.ganzhi.branch for p in chart.pillars if p.role == "year")
-        self.line_iris = {p: self.iri("line", p) for p in range(1, 7)}
+        self.line_iris = {p: self.iri(f"line/{p}") for p in range(1, 7)}
         """``<reading>/line/<n>`` by position n (1 … 6)."""
         self.tomb_subjects: set[ox.NamedNode] = set()
         """Entities that can enter a 墓 (lines, 變卦 lines, 伏神, the 年命): subjects of dk:entombedBy."""
-        self.line_stars: dict[int, list[ox.NamedNode]] = defaultdict(list)
-        self.changed_stars: dict[int, list[ox.NamedNode]] = defaultdict(list)
-        """The 神煞 on each 本卦 and 變卦 position."""
-        self.stem_stars: dict[Stem, list[ox.NamedNode]] = defaultdict(list)
-        self.branch_stars: dict[Branch, list[ox.NamedNode]] = defaultdict(list)
-        """The 神煞 falling on each stem and on each branch (apart: a Stem equals the Branch of its number)."""
-        for hit in chart.shensha:
-            star = concept("star", hit.slug)
-            for position in hit.positions:
-                self.line_stars[position].append(star)
-            for position in hit.changed_positions:
-                self.changed_stars[position].append(star)
-            for target in set(hit.targets):
-                (self.stem_stars if isinstance(target, Stem) else self.branch_stars)[target].append(star)  # type: ignore[index]
+        self.star_nodes = {hit.name: concept("star", hit.slug) for hit in chart.shensha}
+        """The star concept of each 神煞 of the chart, by the name the lines carry (Line.shensha)."""
 
     def line_entity(
         self, iri: ox.NamedNode, cls: ox.NamedNode, label: str, link: ox.NamedNode, branch: Branch
@@ -156,11 +149,11 @@ class _Builder(FactBuilder):
             (iri, DK.relative, _RELATIVES[placed.relative]),
             (iri, DK.seasonalState, _STATES[placed.seasonal]),
             (iri, DK.stage, _STAGES[placed.stage]),
-            (iri, DK.void, boolean(placed.void)),
-            (iri, DK.monthBroken, boolean(placed.month_broken)),
-            (iri, DK.yearBroken, boolean(clashes(placed.branch, self.year))),
-            (iri, DK.vital, boolean(placed.vital)),
-            (iri, DK.inDayXun, boolean(placed.in_xun)),
+            (iri, DK.void, BOOLEAN[placed.void]),
+            (iri, DK.monthBroken, BOOLEAN[placed.month_broken]),
+            (iri, DK.yearBroken, BOOLEAN[clashes(placed.branch, self.year)]),
+            (iri, DK.vital, BOOLEAN[placed.vital]),
+            (iri, DK.inDayXun, BOOLEAN[placed.in_xun]),
         )
         self.treasury(iri, placed.branch)
         self.tomb_subjects.add(iri)
@@ -168,7 +161,7 @@ class _Builder(FactBuilder):
             if self.natal.branch == placed.branch:
                 self.add(iri, DK.role, concept("role", "ming"))
             if (natal_void := self.natal.xun_void) is not None:
-                self.add(iri, DK.natalVoid, boolean(placed.branch in natal_void))
+                self.add(iri, DK.natalVoid, BOOLEAN[placed.branch in natal_void])
         for member in self.members:
             person = concept("member", member.slug)
             if member.branch == placed.branch:
@@ -182,9 +175,10 @@ class _Builder(FactBuilder):
         """X庫: the relatives whose 墓 the branch is."""
         self.triples += [(iri, DK.treasuryOf, _RELATIVES[rel]) for rel in self.chart.treasury_of(branch)]
 
-    def stars(self, iri: ox.NamedNode, carried: list[ox.NamedNode]) -> None:
-        """神煞 carried by the entity (star concepts of kg.shensha)."""
-        self.triples += [(iri, DK.shensha, star) for star in carried]
+    def stars(self, iri: ox.NamedNode, names: tuple[str, ...]) -> None:
+        """神煞 carried by a line of the 本卦 or the 變卦 (its Line.shensha names, star concepts of kg.shensha)."""
+        nodes = self.star_nodes
+        self.triples += [(iri, DK.shensha, nodes[name]) for name in names]
 
     # ── the reading ──────────────────────────────────────────────────────────────────────────
 
@@ -219,15 +213,15 @@ class _Builder(FactBuilder):
         self.placed(iri, line)
         self.triples += (
             (iri, DK.yinYang, YIN_YANG[line.yang]),
-            (iri, DK.moving, boolean(line.moving)),
+            (iri, DK.moving, BOOLEAN[line.moving]),
             (iri, DK.beast, concept("beast", line.beast.slug)),
             (iri, DK.half, concept("half", "inner" if line.position <= 3 else "outer")),
-            (iri, DK.dayBroken, boolean(line.day_broken)),
-            (iri, DK.darkMoving, boolean(line.hidden_move)),
-            (iri, DK.scattered, boolean(line.dispersed)),
-            (iri, DK.monthBreakRelieved, boolean(line.month_break_relieved)),
-            (iri, DK.followsGhostIntoTomb, boolean(line.ghost_tomb)),
-            (iri, DK.truePalace, boolean(line.true_palace)),
+            (iri, DK.dayBroken, BOOLEAN[line.day_broken]),
+            (iri, DK.darkMoving, BOOLEAN[line.hidden_move]),
+            (iri, DK.scattered, BOOLEAN[line.dispersed]),
+            (iri, DK.monthBreakRelieved, BOOLEAN[line.month_break_relieved]),
+            (iri, DK.followsGhostIntoTomb, BOOLEAN[line.ghost_tomb]),
+            (iri, DK.truePalace, BOOLEAN[line.true_palace]),
             (iri, DK.combiningBranch, _COMBINING[line.branch]),
             (iri, DK.clashingBranch, _CLASHING[line.branch]),
         )
@@ -241,12 +235,12 @@ class _Builder(FactBuilder):
         ):
             if on:
                 self.add(iri, DK.role, concept("role", role))
-        self.stars(iri, self.line_stars[line.position])
+        self.stars(iri, line.shensha)
 
     def changed_line(self, changed: ChangedLine) -> None:
         """A line of the 變卦: the 變爻 of a moving line (its 動變 asserted on the moving line), or the
         變卦's own line at its 世 or 應 where the 本卦 line does not move; 變世 and 變應 as roles."""
-        iri = self.iri("changed", changed.position)
+        iri = self.iri(f"changed/{changed.position}")
         where = POSITION_NAMES[changed.position - 1]
         if changed.moving:
             name = f"變 {_placed_name(changed)} ({where}爻)"
@@ -256,11 +250,11 @@ class _Builder(FactBuilder):
             self.line_entity(iri, DK.ChangedStaticLine, name, DK.changedStaticLine, changed.branch)
         self.placed(iri, changed)
         self.add(iri, DK.yinYang, YIN_YANG[changed.yang])
-        self.add(iri, DK.truePalace, boolean(changed.true_palace))
+        self.add(iri, DK.truePalace, BOOLEAN[changed.true_palace])
         for role, on in (("changed-shi", changed.shi), ("changed-ying", changed.ying)):
             if on:
                 self.add(iri, DK.role, concept("role", role))
-        self.stars(iri, self.changed_stars[changed.position])
+        self.stars(iri, changed.shensha)
         if changed.moving:
             moving = self.line_iris[changed.position]
             self.add(moving, DK.changesTo, iri)
@@ -269,17 +263,22 @@ class _Builder(FactBuilder):
 
     def hidden_line(self, hidden: HiddenLine) -> None:
         """A 伏神 and the 飛神 it lies under."""
-        iri = self.iri("hidden", hidden.position)
+        iri = self.iri(f"hidden/{hidden.position}")
         name = f"伏 {_placed_name(hidden)} ({POSITION_NAMES[hidden.position - 1]}爻下)"
         self.line_entity(iri, DK.HiddenLine, name, DK.hiddenLine, hidden.branch)
         self.placed(iri, hidden)
         self.add(iri, DK.under, self.line_iris[hidden.position])
-        self.add(iri, DK.darkMoving, boolean(hidden.hidden_move))
-        self.stars(iri, self.stem_stars[hidden.stem] + self.branch_stars[hidden.branch])
+        self.add(iri, DK.darkMoving, BOOLEAN[hidden.hidden_move])
+        self.triples += [
+            (iri, DK.shensha, concept("star", hit.slug))
+            for key in (hidden.stem, hidden.branch)
+            for hit in self.chart.shensha
+            if key in hit.targets and any(target is key for target in hit.targets)
+        ]
 
     def pillar(self, pillar: Pillar) -> None:
         """A pillar (太歲, 月建, 日辰, 時辰), its 六親 by the 本卦's palace element."""
-        iri = self.iri("pillar", pillar.role)
+        iri = self.iri(f"pillar/{pillar.role}")
         link = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
         self.line_entity(
             iri,
@@ -306,14 +305,14 @@ class _Builder(FactBuilder):
         if born.stem is not None:
             self.ganzhi(iri, GanZhi(born.stem, born.branch))
         self.add(iri, DK.relative, _RELATIVES[born.relative])
-        self.add(iri, DK.void, boolean(born.void))
+        self.add(iri, DK.void, BOOLEAN[born.void])
         self.tomb_subjects.add(iri)
 
     # ── figures, frames, relations ──────────────────────────────────────────────────────────
 
     def figure(self, which: str, hexagram: Hexagram, link: ox.NamedNode) -> None:
         """本卦 or 變卦: 卦, 宮, 宮五行, 世代 (本宮 … 歸魂), 六沖/六合/八純/游魂/歸魂, 內外卦."""
-        iri = self.iri("hexagram", which)
+        iri = self.iri(f"hexagram/{which}")
         self.add(self.reading, link, iri)
         self.add(iri, RDF.type, DK.HexagramFigure)
         self.add(iri, DK.label, ox.Literal(f"{'本卦' if which == 'primary' else '變卦'} {hexagram.name}"))
@@ -362,7 +361,7 @@ class _Builder(FactBuilder):
 
     def frame(self, frame: HarmonyFrame) -> None:
         """A 三合局: complete (成局) or 虛一待用, with the entities supplying its branches."""
-        iri = self.iri("frame", frame.element.slug)
+        iri = self.iri(f"frame/{frame.element.slug}")
         self.add(self.reading, DK.frame, iri)
         self.add(iri, RDF.type, DK.Frame)
         branches = "".join(b.char for b in frame.branches)
@@ -373,9 +372,9 @@ class _Builder(FactBuilder):
         kind = "xuyi" if frame.kind is FrameKind.LATENT else "complete"
         self.add(iri, DK.frameKind, concept("frame", kind))
         members = [self.line_iris[p] for p in frame.line_positions]
-        members += [self.iri("changed", p) for p in frame.changed_positions]
+        members += [self.iri(f"changed/{p}") for p in frame.changed_positions]
         if frame.kind in (FrameKind.DAY, FrameKind.MONTH):
-            members.append(self.iri("pillar", frame.kind.value))
+            members.append(self.iri(f"pillar/{frame.kind.value}"))
         for member in members:
             self.add(iri, DK.member, member)
 
