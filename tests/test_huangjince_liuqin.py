@@ -273,11 +273,13 @@ def _body_combines_cai(sex: str) -> str:
     )
 
 
-def test_husbands_body_combining_wife_line(kg):
-    """夫身起合妻爻，將身就婦: only when the querent is the husband."""
+@pytest.mark.parametrize("sex", ["male", "female"])
+def test_husbands_body_combining_a_wealth_line_is_no_wife_line(kg, sex):
+    """夫身起合妻爻，將身就婦: the 妻爻 is the wife's 命爻, as every note of ¶94 restates the verse's 妻 (臨妻命爻,
+    合妻之命爻, 妻命帶子孫), not the 妻財, so the querent's 卦身 combining with a 妻財 line is silent, the querent a
+    man or a woman (second reading, round 15; the 身 on her 命 is test_husbands_body_on_wifes_ming)."""
     ids = LQ + "jiang-shen-jiu-fu"
-    assert fired(kg, _body_combines_cai("male"), ids) == {ids: {"applies"}}
-    assert fired(kg, _body_combines_cai("female"), ids) == {}
+    assert fired(kg, _body_combines_cai(sex), ids) == {}
 
 
 def test_brothers_lines_stay_text_only(kg):

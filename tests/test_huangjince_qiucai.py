@@ -172,6 +172,32 @@ def test_you_cai_wu_fu_guan_dong(kg, guard, expected):
     assert fired(kg, chart("qiucai", body, links), "you-cai-wu-fu") == {Q + k: v for k, v in expected.items()}
 
 
+@pytest.mark.parametrize(
+    ("cai", "expected"),
+    [
+        # 有財: the 財 on the lines beside the 子孫
+        (True, {"you-fu-guan-dong": {"applies"}}),
+        # no 財 line: 財為用神，而不上卦，必無可望 judges alone
+        (False, {"cai-bu-shang-gua": {"applies"}}),
+    ],
+)
+def test_you_fu_guan_dong_keeps_the_cai(kg, cai, expected):
+    """卦有子孫而官鬼動，則有阻節，反不易矣，此象鬼爻生旺日得財: the note of 有財無福 sets the 子孫 on the lines
+    against its 子孫藏伏 and keeps the verse's 財 (second reading, round 15)."""
+    wealth = "r:f dk:relative rel:qicai ; dk:moving false ." if cai else "r:p dk:absentRelative rel:qicai ."
+    body = f"""r:z dk:relative rel:zisun ; dk:moving false .
+               r:g dk:relative rel:guangui ; dk:moving true .
+               {wealth}"""
+    links = f"dk:line r:z , r:g{' , r:f' if cai else ''} ; dk:primaryHexagram r:p"
+    turtle = chart("qiucai", body, links)
+    assert fired(kg, turtle, "you-fu-guan-dong", "cai-bu-shang-gua") == {
+        Q + k: v for k, v in expected.items()
+    }
+    # 阻節 … 生旺日得財: one verdict, a gain put off
+    late = {a.polarity for a in run(kg, turtle)[1] if a.rule_id == Q + "you-fu-guan-dong"}
+    assert late == ({"吉凶參半"} if cai else set())
+
+
 def test_cai_fu_ju_wu_and_void(kg):
     """財福俱無，何異守株而待兔 … 空亡亦然."""
     absent = chart(
