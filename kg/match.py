@@ -573,20 +573,31 @@ class Reading:
         return self._index
 
     def _add_facts(self, triples: Iterable[tuple[Any, Any, Any]]) -> None:
+        """The facts into :attr:`_facts`, each term's string made once (a reading's facts are many,
+        and few distinct: a run of one subject, about a hundred predicates and concepts)."""
         facts, touched = self._facts, set()
+        objects: dict[Any, str] = {}
+        predicates: dict[Any, str] = {}
+        last = None
         for s, p, o in triples:
-            kind = type(o)  # _term, inlined: a reading's facts are many
-            if kind is ox.NamedNode:
-                value = f"<{o.value}>"
-            elif kind is ox.Literal:
-                value = o.value
-            elif kind is ox.BlankNode:
-                continue
-            else:
-                value = _term(o)
-            subject = s.value
-            facts[subject].add((p.value, value))
-            touched.add(subject)
+            if s is not last:
+                last, subject = s, s.value
+                pairs = facts[subject]
+                touched.add(subject)
+            if (value := objects.get(o)) is None:
+                kind = type(o)  # _term, inlined
+                if kind is ox.NamedNode:
+                    value = f"<{o.value}>"
+                elif kind is ox.Literal:
+                    value = o.value
+                elif kind is ox.BlankNode:
+                    continue
+                else:
+                    value = _term(o)
+                objects[o] = value
+            if (predicate := predicates.get(p)) is None:
+                predicate = predicates[p] = p.value
+            pairs.add((predicate, value))
         for subject in touched:
             if (known := self._frozen.pop(subject, None)) is not None:
                 self._stale.setdefault(subject, known)
