@@ -255,6 +255,36 @@ def test_ri_shang_qi_wei(kg):
     assert fired(kg, chart("qiucai", apart, "dk:line r:f , r:s ; dk:dayPillar r:d"), *ids) == {}
 
 
+@pytest.mark.parametrize(
+    ("cai", "expected"),
+    [
+        # 財雖有氣，亦多虛耗 … 分散財物: the 財 on the lines is what the 兄弟 wastes and scatters
+        (True, {"wu-gui": {"applies"}, "wu-gui-xiong-dong": {"applies"}}),
+        # no 財 line: 無財可劫則反生扶福德 (¶6), the moving 兄弟 feeds the 子孫 and robs nothing
+        (
+            False,
+            {
+                "cai-bu-shang-gua": {"overridden"},
+                "cai-fu-zhu-xiang.you-fu-wu-cai": {"overridden"},
+                "you-fu-wu-cai-xiong-dong": {"applies"},
+            },
+        ),
+    ],
+)
+def test_wu_gui_xiong_dong_keeps_the_cai(kg, cai, expected):
+    """無鬼之卦，兄必專權，財雖有氣，亦多虛耗。兄更發動，必有爭奪買賣，分散財物之患: 雖 concedes the 財's 有氣,
+    not the 財 itself, and 更 adds the moving 兄弟 to that case (second reading, round 16; 風水渙, which has neither
+    財 nor 官鬼 on its lines, read both ways before)."""
+    wealth = "r:f dk:relative rel:qicai ; dk:moving false ." if cai else "r:p dk:absentRelative rel:qicai ."
+    body = f"""r:p dk:absentRelative rel:guangui .
+               r:z dk:relative rel:zisun ; dk:moving false .
+               r:x dk:relative rel:xiongdi ; dk:moving true .
+               {wealth}"""
+    links = f"dk:line r:z , r:x{' , r:f' if cai else ''} ; dk:primaryHexagram r:p"
+    names = ("wu-gui", "cai-bu-shang-gua", "cai-fu-zhu-xiang", "you-fu-wu-cai-xiong-dong")
+    assert fired(kg, chart("qiucai", body, links), *names) == {Q + k: v for k, v in expected.items()}
+
+
 def test_xiong_tai_guo(kg):
     """兄如太過，反不克財: month, day, moving and changed lines all 兄弟; the money on the 財's 生旺 day."""
     body = """r:m dk:relative rel:xiongdi .

@@ -893,6 +893,38 @@ def test_selling_moving_money_combined(kg):
     assert fired(kg, chart("tuohuo", body, "r:l6 dk:he r:l3 ."), ids) == {}
 
 
+@pytest.mark.parametrize(
+    ("void", "tie", "exception"),
+    [
+        # 動而遇合將成不成: the month ties the moving 財
+        ("false", "r:m dk:he r:l3 .", "huangjince.tuohuo.bound"),
+        # 動而逢空欲賣不賣: the moving 財 is void
+        ("true", "", "huangjince.tuohuo.void"),
+    ],
+)
+def test_selling_tied_or_void_money_is_no_easy_sale(kg, void, tie, exception):
+    """脫貨財動，則主易脫 … 動而遇合將成不成；動而逢空欲賣不賣: the same moving 財 tied or void is read another way,
+    an exception over 易脫 and over the verse's 宜財動而身興 (second reading, round 16); another moving 財, neither
+    tied nor void, still sells easily."""
+    ids = "huangjince.tuohuo.cai-dong huangjince.tuohuo.shen-xing huangjince.tuohuo.bound huangjince.tuohuo.void"
+    body = {
+        "l3": f"dk:relative rel:qicai ; dk:moving true ; dk:void {void}",
+        "l1": "dk:role role:guashen ; dk:moving true",
+        "m": "",
+    }
+    assert fired(kg, chart("tuohuo", body, tie), ids) == {
+        "huangjince.tuohuo.cai-dong": {"overridden"},
+        "huangjince.tuohuo.shen-xing": {"overridden"},
+        exception: APPLIES,
+    }
+    free = {**body, "l5": "dk:relative rel:qicai ; dk:moving true ; dk:void false"}
+    assert fired(kg, chart("tuohuo", free, tie), ids) == {
+        "huangjince.tuohuo.cai-dong": {"overridden", "applies"},
+        "huangjince.tuohuo.shen-xing": {"overridden", "applies"},
+        exception: APPLIES,
+    }
+
+
 # ── 居家 ¶44: 宅中有鬼，勿居家 ─────────────────────────────────────────────────────────────────
 
 
