@@ -269,7 +269,7 @@ class _Builder(FactBuilder):
         self.placed(iri, hidden)
         self.add(iri, DK.under, self.line_iris[hidden.position])
         self.add(iri, DK.darkMoving, BOOLEAN[hidden.hidden_move])
-        self.triples += [
+        self.triples += [  # the 神煞 falling on its stem, then on its branch: a Stem equals the Branch of its number
             (iri, DK.shensha, concept("star", hit.slug))
             for key in (hidden.stem, hidden.branch)
             for hit in self.chart.shensha
