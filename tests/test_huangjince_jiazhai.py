@@ -524,13 +524,17 @@ def test_noble_blade_punishment_horse(kg):
     assert fired(kg, chart("gongming", horse_on_noble, links), ids) == {}
 
 
-@pytest.mark.parametrize(("changed_to", "fires"), [("zisun", True), ("fumu", False)])
-def test_wealth_changing_into_zisun(kg, changed_to, fires):
-    """財化福爻，入公門多致淹留 (¶80)."""
+@pytest.mark.parametrize(
+    ("changed_to", "ghost", "fires"),
+    [("zisun", "guangui", True), ("fumu", "guangui", False), ("zisun", "fumu", False)],
+)
+def test_wealth_changing_into_zisun(kg, changed_to, ghost, fires):
+    """財化福爻，入公門多致淹留 (¶80): 子孫制鬼, so a 官鬼 on the lines, which the changed 子孫 restrains."""
     body = f"""r:l1 dk:position 1 ; dk:relative rel:qicai ; dk:moving true ; dk:changesTo r:c1 .
-               r:c1 dk:position 1 ; dk:relative rel:{changed_to} ."""
+               r:c1 dk:position 1 ; dk:relative rel:{changed_to} .
+               r:l4 dk:position 4 ; dk:relative rel:{ghost} ."""
     ids = "huangjince.gongming.wealth-to-zisun"
-    reading = chart("gongming", body, "dk:line r:l1 ; dk:changedLine r:c1")
+    reading = chart("gongming", body, "dk:line r:l1 , r:l4 ; dk:changedLine r:c1")
     assert fired(kg, reading, ids) == ({ids: {"applies"}} if fires else {})
 
 

@@ -214,13 +214,32 @@ def test_cai_fu_ju_wu_and_void(kg):
 
 
 def test_fu_xiong_ju_dong(kg):
-    """父兄皆動，無殊緣木以求魚."""
+    """父兄皆動，無殊緣木以求魚 (財福俱傷。用神既損: the 財 and the 子孫 on the lines)."""
     body = """r:a dk:relative rel:fumu ; dk:moving true .
-              r:x dk:relative rel:xiongdi ; dk:moving {moving} ."""
-    both = chart("qiucai", body.format(moving="true"), "dk:line r:a , r:x")
+              r:x dk:relative rel:xiongdi ; dk:moving {moving} .
+              r:f dk:relative rel:qicai . r:z dk:relative rel:zisun ."""
+    both = chart("qiucai", body.format(moving="true"), "dk:line r:a , r:x , r:f , r:z")
     assert fired(kg, both, "fu-xiong-ju-dong") == {Q + "fu-xiong-ju-dong": {"applies"}}
-    one = chart("qiucai", body.format(moving="false"), "dk:line r:a , r:x")
+    one = chart("qiucai", body.format(moving="false"), "dk:line r:a , r:x , r:f , r:z")
     assert fired(kg, one, "fu-xiong-ju-dong") == {}
+    # no 財 on the lines: nothing for the 兄弟 to rob (¶6 無財可劫); 財福俱無 is the verse beside it
+    no_cai = chart("qiucai", body.format(moving="true"), "dk:line r:a , r:x , r:z")
+    assert fired(kg, no_cai, "fu-xiong-ju-dong") == {}
+    # no 子孫 on the lines: no source for the 父母 to cut
+    no_zisun = chart("qiucai", body.format(moving="true"), "dk:line r:a , r:x , r:f")
+    assert fired(kg, no_zisun, "fu-xiong-ju-dong") == {}
+
+
+def test_fu_hua_xiong_keeps_cai_and_zisun(kg):
+    """父化兄，兄化父亦然: 亦然 replaces 父兄皆動 and keeps the 財 and 子孫 that 財福俱傷 judges."""
+    body = """r:a dk:relative rel:fumu ; dk:moving true ; dk:changesTo r:c .
+              r:c dk:relative rel:xiongdi .
+              r:f dk:relative rel:qicai . r:z dk:relative rel:zisun ."""
+    links = "dk:changedLine r:c ; dk:line r:a , r:f{z}"
+    assert fired(kg, chart("qiucai", body, links.format(z=" , r:z")), "fu-hua-xiong") == {
+        Q + "fu-hua-xiong": {"applies"}
+    }
+    assert fired(kg, chart("qiucai", body, links.format(z="")), "fu-hua-xiong") == {}
 
 
 def test_yue_dai_cai(kg):

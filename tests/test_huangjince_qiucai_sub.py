@@ -384,16 +384,29 @@ def test_livestock_thrive_without_profit(kg):
 
 
 def test_livestock_parent_changing_into_earth_ghost(kg):
-    """父母發動則有傷損，化出土鬼，須防瘟死: the moving 父母 is the line that changes into the Earth 官鬼."""
+    """父母發動則有傷損，化出土鬼，須防瘟死: the moving 父母 is the line that changes into the Earth 官鬼; the harm
+    falls on the 子孫, the animals, on the lines."""
     ids = "huangjince.liuchu.tu-gui"
     body = {
         "l4": "dk:relative rel:fumu ; dk:moving true",
         "c4": "dk:relative rel:guangui ; dk:element el:earth",
+        "l2": "dk:relative rel:zisun",
     }
     assert fired(kg, chart("liuchu-xuecai", body, "r:l4 dk:changesTo r:c4 ."), ids) == {ids: APPLIES}
     # a moving 子孫 changing into the Earth 官鬼 is not the 父母 of the sentence
     zisun = {**body, "l4": "dk:relative rel:zisun ; dk:moving true"}
     assert fired(kg, chart("liuchu-xuecai", zisun, "r:l4 dk:changesTo r:c4 ."), ids) == {}
+    # no 子孫 on the lines: no animals for the 父母 to hurt (CONVENTIONS General 2)
+    no_zisun = {k: v for k, v in body.items() if k != "l2"}
+    assert fired(kg, chart("liuchu-xuecai", no_zisun, "r:l4 dk:changesTo r:c4 ."), ids) == {}
+
+
+def test_livestock_moving_parent_needs_zisun(kg):
+    """父母發動則有傷損: the moving 父母 hurts the 子孫, which must be on the lines."""
+    ids = "huangjince.liuchu.fumu-dong"
+    body = {"l4": "dk:relative rel:fumu ; dk:moving true", "l2": "dk:relative rel:zisun"}
+    assert fired(kg, chart("liuchu-xuecai", body), ids) == {ids: APPLIES}
+    assert fired(kg, chart("liuchu-xuecai", {"l4": body["l4"]}), ids) == {}
 
 
 # ── 放債 ¶36: 世應同人，放債必然連本失 ─────────────────────────────────────────────────────────
