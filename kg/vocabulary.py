@@ -244,7 +244,11 @@ def vocabulary() -> Vocabulary:
 def topic_files() -> list[Path]:
     """The concept files that name dk:TopicScheme: the topic tree, a fifth of the ontology (divkg.ttl
     names it only in the comment of dk:topic)."""
-    return [f for f in ontology_files()[1:] if "dk:TopicScheme" in f.read_text(encoding="utf-8")]
+    return [
+        f
+        for f in ontology_files()
+        if f.parent != ONTOLOGY and "dk:TopicScheme" in f.read_text(encoding="utf-8")
+    ]
 
 
 @cache
