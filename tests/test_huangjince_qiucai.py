@@ -582,15 +582,44 @@ def test_zhuren_yi_wei_xing_shang(kg):
 
 
 def test_shi_chi_kong_gui(kg):
-    """世持空鬼，多因自己遲疑: the exception to 鬼爻持世，財必相生，凡求必易."""
-    turtle = "r:s dk:role role:shi ; dk:relative rel:guangui ; dk:void {void} ."
+    """世持空鬼，多因自己遲疑: the exception to 鬼爻持世，財必相生，凡求必易, whose 財 is on the lines."""
+    turtle = "r:s dk:role role:shi ; dk:relative rel:guangui ; dk:void {void} .\nr:f dk:relative rel:qicai ."
     ids = ("gui-chi-shi", "shi-chi-kong-gui")
-    assert fired(kg, chart("qiucai", turtle.format(void="true"), "dk:line r:s"), *ids) == {
+    assert fired(kg, chart("qiucai", turtle.format(void="true"), "dk:line r:s , r:f"), *ids) == {
         Q + "gui-chi-shi": {"overridden"},
         Q + "shi-chi-kong-gui": {"applies"},
     }
-    assert fired(kg, chart("qiucai", turtle.format(void="false"), "dk:line r:s"), *ids) == {
+    assert fired(kg, chart("qiucai", turtle.format(void="false"), "dk:line r:s , r:f"), *ids) == {
         Q + "gui-chi-shi": {"applies"}
+    }
+
+
+@pytest.mark.parametrize("void", ["true", "false"])
+def test_gui_chi_shi_needs_the_cai(kg, void):
+    """鬼爻持世，財必相生，凡求必易: the 財 that generates the 世's 官鬼 is on the lines; with none, ¶6 judges the
+    chart (財為用神，而不上卦，必無可望), and neither 凡求必易 nor its exception 世持空鬼 speaks."""
+    body = f"""r:p dk:absentRelative rel:qicai .
+               r:s dk:role role:shi ; dk:relative rel:guangui ; dk:void {void} ."""
+    reading = chart("qiucai", body, "dk:line r:s ; dk:primaryHexagram r:p")
+    assert fired(kg, reading, "gui-chi-shi", "shi-chi-kong-gui", "cai-bu-shang-gua") == {
+        Q + "cai-bu-shang-gua": {"applies"}
+    }
+
+
+def test_shi_chi_kong_cai_lifts_both_verdicts_of_shi_lin_cai(kg):
+    """世持空財亦然 qualifies both verdicts of ¶16 on the 世 on a 財, 亦主易得 and 旺相更美: a void 旺相 財 on the 世
+    is not read both ways."""
+    turtle = "r:s dk:role role:shi ; dk:relative rel:qicai ; dk:seasonalState state:wang ; dk:void {void} ."
+    ids = ("shi-lin-", "shi-chi-kong-cai")
+    assert fired(kg, chart("qiucai", turtle.format(void="true"), "dk:line r:s"), *ids) == {
+        Q + "shi-lin-cai": {"overridden"},
+        Q + "shi-lin-wang-cai": {"overridden"},
+        Q + "shi-chi-kong-cai": {"applies"},
+    }
+    # not void: both verdicts of ¶16 stand
+    assert fired(kg, chart("qiucai", turtle.format(void="false"), "dk:line r:s"), *ids) == {
+        Q + "shi-lin-cai": {"applies"},
+        Q + "shi-lin-wang-cai": {"applies"},
     }
 
 

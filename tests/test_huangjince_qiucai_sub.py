@@ -297,6 +297,37 @@ def test_public_office_needs_the_ghost(kg):
     }
 
 
+@pytest.mark.parametrize("cai", [True, False])
+def test_public_office_no_ghost_keeps_the_cai(kg, cai):
+    """若無鬼爻或落空亡，則雖財爻有氣，亦難到手: 雖 concedes the 財's 有氣, not the 財, which is on the lines; with
+    no 財 line ¶6 judges the chart (財為用神，而不上卦，必無可望)."""
+    ids = "huangjince.gongmen.no-guan"
+    cai_line = {"l3": "dk:relative rel:qicai"} if cai else {}
+    absent = "rel:guangui" if cai else "rel:guangui , rel:qicai"
+    # 若無鬼爻: no 官鬼 on the lines
+    no_ghost = chart("gongmen", {"p": f"dk:absentRelative {absent}", **cai_line})
+    assert fired(kg, no_ghost, ids) == ({ids: APPLIES} if cai else {})
+    # 或落空亡: the 官鬼 void
+    entities = {"l5": "dk:relative rel:guangui ; dk:void true", **cai_line}
+    void = chart("gongmen", entities if cai else {**entities, "p": "dk:absentRelative rel:qicai"})
+    assert fired(kg, void, ids) == ({ids: APPLIES} if cai else {})
+
+
+@pytest.mark.parametrize("cai", [True, False])
+def test_public_office_strong_ghost_keeps_the_cai(kg, cai):
+    """必得旺相生合世身則吉: the 官鬼 旺相 generating or combining with the 世 or the 卦身, beside the 財 the clause
+    before concedes (須得財鬼兩全); with no 財 line it is silent."""
+    ids = "huangjince.gongmen.guan-wang"
+    entities = {
+        "l5": "dk:relative rel:guangui ; dk:seasonalState state:wang",
+        "l2": "dk:role role:shi ; dk:relative rel:fumu",
+        **({"l3": "dk:relative rel:qicai"} if cai else {"p": "dk:absentRelative rel:qicai"}),
+    }
+    assert fired(kg, chart("gongmen", entities, "r:l5 dk:sheng r:l2 ."), ids) == (
+        {ids: APPLIES} if cai else {}
+    )
+
+
 # ── 九流 ¶34: 九流術士，偏宜鬼動生身 ─────────────────────────────────────────────────────────────
 
 
