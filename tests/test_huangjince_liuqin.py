@@ -251,6 +251,32 @@ def test_day_overcoming_the_lovers_found_out(kg):
     assert fired(kg, plain + day, ids) == {}
 
 
+def _parted(star_or_beast: str, parting: str) -> str:
+    """世爻動帶鬼隔斷 / 應爻動帶鬼隔斷: a woman asking, her 命 line combining with the 應, and ``parting`` (the 世 or
+    the 應) moving as a 官鬼."""
+    shi = "r:s" if parting == "shi" else "r:y"
+    body = f"""r:f dk:position 3 ; dk:role role:ming ; dk:he r:y {star_or_beast} .
+               r:y dk:position 6 ; dk:role role:ying .
+               {shi} dk:moving true ; dk:relative rel:guangui .
+               r:s dk:position 1 ; dk:role role:shi ."""
+    return chart("liuqin-fuqi", body, "dk:line r:f , r:y , r:s ; dk:querentSex sex:female")
+
+
+@pytest.mark.parametrize("parting", ["shi", "ying"])
+def test_lovers_parted_only_where_the_affair_is(kg, parting):
+    """應爻動帶鬼隔斷，為外人間阻其情 (and 世爻動帶鬼隔斷，為家人間阻): 其情 is the affair of the note's head, 妻身命爻，
+    與應相合咸池玄武桃花, so the moving 官鬼 parts the lovers only where her line combines with the 應 and carries 咸池
+    or 玄武; 隔斷 is the obstruction the moving 官鬼 brings, no condition of place."""
+    ids = LQ + "jian-zu"
+    for star_or_beast in ("; dk:shensha star:taohua", "; dk:beast beast:xuanwu"):
+        assert fired(kg, _parted(star_or_beast, parting), ids, LQ + "si-tong") == {
+            LQ + "si-tong": {"applies"},
+            f"{ids}.{parting}": {"applies"},
+        }
+    # her line combining with the 應 with neither 咸池 nor 玄武: no affair, so no lovers to part
+    assert fired(kg, _parted("", parting), ids, LQ + "si-tong") == {}
+
+
 def _dowry(element: str, sex: str = "male") -> str:
     """青龍水木臨妻位 … 夫命臨之: the husband's (the querent's) 命 on a strong 青龍 財 of Water."""
     return chart(
