@@ -12,9 +12,12 @@ own facts. The result, :class:`Facts`, goes into retrieval's store as pyoxigraph
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from functools import cache
 from itertools import starmap
+from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
@@ -22,6 +25,7 @@ from rdflib import Graph, Literal, URIRef
 from kg.calendar import CalendarRecord, Term
 from kg.errors import InputError
 from kg.ganzhi import Branch, Element, GanZhi, Stem, breaks, clashes, combines, harms, punishes
+from kg.paths import ONTOLOGY
 from kg.vocabulary import BASE, PREFIXES
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -31,22 +35,28 @@ Triple = tuple[ox.NamedNode, ox.NamedNode, Node]
 
 
 class Namespace:
-    """The IRIs under a base as pyoxigraph nodes, each made once: ``DK.label``."""
+    """The IRIs of a vocabulary as pyoxigraph nodes, one attribute per term: ``DK.label``.
 
-    def __init__(self, base: str) -> None:
-        self._base = base
+    The terms are fixed when it is made, so a misspelt term fails where it is read instead of
+    asserting an IRI no shape knows, and reading one is a plain attribute (a class with
+    ``__getattr__`` makes every read slower, and the chart facts read about a thousand a chart).
+    """
 
-    def __getattr__(self, name: str) -> ox.NamedNode:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        node = ox.NamedNode(self._base + name)
-        setattr(self, name, node)
-        return node
+    def __init__(self, base: str, names: Iterable[str]) -> None:
+        for name in names:
+            setattr(self, name, ox.NamedNode(base + name))
+
+    if TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> ox.NamedNode: ...
 
 
-DK = Namespace(BASE)
+DECLARED = re.compile(r"^dk:([\w-]+)", re.MULTILINE)
+"""A term ontology/divkg.ttl declares: each term's description begins a line (``dk:label a owl:…``)."""
+
+DK = Namespace(BASE, DECLARED.findall((ONTOLOGY / "divkg.ttl").read_text(encoding="utf-8")))
 """The dk: vocabulary (ontology/divkg.ttl) as pyoxigraph nodes."""
-RDF = Namespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#")
+RDF = Namespace("http://www.w3.org/1999/02/22-rdf-syntax-ns#", ("type", "value"))
 
 TRUE, FALSE = ox.Literal(True), ox.Literal(False)
 
@@ -67,6 +77,8 @@ ELEMENTS = tuple(concept("el", e.slug) for e in Element)
 YIN_YANG = (concept("yy", "yin"), concept("yy", "yang"))
 GANZHI = tuple(concept("gz", GanZhi.from_index(i).slug) for i in range(60))
 """The concepts of 地支, 天干, 五行, 陰陽 and 干支 by their index (陰 0, 陽 1; 甲子 0)."""
+GANZHI_OF = tuple(tuple(GANZHI[GanZhi(s, b).index] if s % 2 == b % 2 else None for b in Branch) for s in Stem)
+"""The 干支 concept of a stem and a branch, ``[stem][branch]`` (None where their 陰陽 differ)."""
 
 QUERENT_FACTS: dict[str, tuple[ox.NamedNode, str, dict[str, str]]] = {
     "status": (DK.querentStatus, "status", {"已遷": "moved", "未遷": "not-moved"}),
@@ -137,7 +149,7 @@ def reading_iri(name: str | None, system: str, inputs: str) -> URIRef:
     """``reading:<name>``, or by default ``reading:<system>-<hash of the inputs>`` so a chart keeps its IRI."""
     if name is None:
         name = f"{system}-" + hashlib.sha256(inputs.encode()).hexdigest()[:12]
-    if not name or any(not (c.isalnum() or c in "-_.") for c in name):
+    elif not name or any(not (c.isalnum() or c in "-_.") for c in name):
         raise InputError(f"reading name {name!r}: use letters, digits, '-', '_' and '.' only")
     return URIRef(PREFIXES["reading"] + name)
 
@@ -270,9 +282,13 @@ class FactBuilder:
     def relations(self) -> None:
         """生 克 比和 for every ordered pair of distinct entities; 沖 合 刑 害 破 並 where both have a branch."""
         coded = [(iri, _relation_code(branch, element)) for iri, branch, element in self.entities]
-        for a, code in coded:
+        add = self.triples.append
+        for i, (a, code) in enumerate(coded):
             row = RELATIONS[code]
-            self.triples += [(a, p, b) for b, other in coded for p in row[other] if b is not a]
+            for others in (coded[:i], coded[i + 1 :]):
+                for b, other in others:
+                    for p in row[other]:
+                        add((a, p, b))
 
     def facts(self) -> Facts:
         return Facts(self.triples)

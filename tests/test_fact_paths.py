@@ -139,3 +139,18 @@ def test_a_turtle_chart_reaches_the_store_as_through_n_triples(literal: Literal)
     through = ox.Store()
     through.bulk_load(graph.serialize(format="nt").encode(), format=ox.RdfFormat.N_TRIPLES)
     assert set(Reading(graph).store) == set(through)
+
+
+def test_the_fact_vocabulary_is_the_ontology_s():
+    """kg.facts.DK holds exactly the dk: terms ontology/divkg.ttl describes (read by rdflib here, by
+    a line pattern there), and a term it does not describe is an error, not a new IRI."""
+    from kg import facts
+    from kg.paths import ONTOLOGY
+
+    ontology = Graph().parse(ONTOLOGY / "divkg.ttl")
+    described = {str(s)[len(str(DK)) :] for s in ontology.subjects() if str(s).startswith(str(DK))}
+    described.discard("")  # the ontology's own IRI
+    assert set(vars(facts.DK)) == described
+    assert facts.DK.label == ox.NamedNode(f"{DK}label")
+    with pytest.raises(AttributeError):
+        _ = facts.DK.lable

@@ -7,7 +7,6 @@ default documented; a chart records the options it was made with.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, fields
 from datetime import datetime
 from enum import IntEnum, StrEnum
@@ -178,12 +177,11 @@ class Options:
 
     def changed(self) -> dict[str, str]:
         """The options that differ from the defaults, as strings."""
-        default = Options()
-        return {
-            f.name: str(getattr(self, f.name))
-            for f in fields(self)
-            if getattr(self, f.name) != getattr(default, f.name)
-        }
+        return {name: str(value) for name, default in _DEFAULTS if (value := getattr(self, name)) != default}
+
+
+_DEFAULTS = tuple((f.name, f.default) for f in fields(Options))
+"""Each option's name and default."""
 
 
 # ── doctrine of moving lines ────────────────────────────────────────────────────────────────
@@ -486,14 +484,15 @@ class Chart:
     def moving_positions(self) -> tuple[int, ...]:
         return tuple(line.position for line in self.lines if line.moving)
 
-    def appearances(self) -> Counter[Relative]:
-        """How often each relative occurs among the 本卦 lines, the 變爻 of moving lines and the 伏神."""
-        placed: list[Placed] = [*self.lines, *(c for c in self.changed_lines if c.moving), *self.hidden_lines]
-        return Counter(p.relative for p in placed)
+    def appearances(self) -> list[int]:
+        """How often each relative occurs among the 本卦 lines, the 變爻 of moving lines and the 伏神, by
+        relative."""
+        return _counts((*self.lines, *(c for c in self.changed_lines if c.moving), *self.hidden_lines))
 
-    def treasury_of(self, branch: Branch) -> tuple[Relative, ...]:
-        """X庫: the relatives whose element has its 墓 at ``branch`` (財庫 …), by the palace element."""
-        return _treasuries(self.hexagram.palace_element, self.options.changsheng).get(branch, ())
+    @property
+    def treasuries(self) -> dict[Branch, tuple[Relative, ...]]:
+        """X庫 by branch: the relatives whose element has its 墓 there (財庫 …), by the palace element."""
+        return _treasuries(self.hexagram.palace_element, self.options.changsheng)
 
     @property
     def absent_relatives(self) -> tuple[Relative, ...]:
@@ -504,7 +503,8 @@ class Chart:
     @property
     def twice_relatives(self) -> tuple[Relative, ...]:
         """兩現: the relatives exactly two 本卦 lines carry."""
-        return tuple(r for r in RELATIVES if sum(line.relative is r for line in self.lines) == 2)
+        counts = _counts(self.lines)
+        return tuple(r for r in RELATIVES if counts[r] == 2)
 
     @property
     def heavy_relatives(self) -> tuple[Relative, ...]:
@@ -515,6 +515,14 @@ class Chart:
 
 RELATIVES: tuple[Relative, ...] = tuple(Relative)
 """The 六親 in order (iterating the enum itself is slow)."""
+
+
+def _counts(placed: tuple[Placed, ...]) -> list[int]:
+    """How many of ``placed`` carry each relative, by relative."""
+    counts = [0] * len(RELATIVES)
+    for p in placed:
+        counts[p.relative] += 1
+    return counts
 
 
 @cache

@@ -18,6 +18,7 @@ are no blank nodes, and the same chart always gives the same graph.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -31,15 +32,17 @@ from kg.facts import (
     DK,
     ELEMENTS,
     GANZHI,
+    GANZHI_OF,
     RDF,
     STEMS,
     YIN_YANG,
     FactBuilder,
     Facts,
+    Node,
     concept,
 )
 from kg.facts import reading_iri as _reading_iri
-from kg.ganzhi import Branch, GanZhi, SeasonalState, Stage, Stem, clashes, combines, tomb
+from kg.ganzhi import Branch, Element, SeasonalState, Stage, Stem, clashes, combines, tomb
 from kg.liuyao.chart import (
     MANY_MOVING,
     ChangedLine,
@@ -54,6 +57,7 @@ from kg.liuyao.chart import (
 )
 from kg.liuyao.hexagrams import Hexagram
 from kg.liuyao.natal import Member, Natal, natal, parse_member
+from kg.liuyao.six_beasts import Beast
 from kg.shensha import LU
 from kg.six_relatives import Relative, relative
 
@@ -79,11 +83,22 @@ _RELATIVES = tuple(concept("rel", r.slug) for r in Relative)
 _STATES = tuple(concept("state", s.slug) for s in SeasonalState)
 _STAGES = tuple(concept("stage", s.slug) for s in Stage)
 _POSITIONS = tuple(ox.Literal(n) for n in range(7))
-"""六親, 旺相休囚死, 十二長生 and 爻位 (1 … 6) as nodes, by index."""
+_BEASTS = tuple(concept("beast", b.slug) for b in Beast)
+_HALVES = (concept("half", "inner"), concept("half", "outer"))
+"""六親, 旺相休囚死, 十二長生, 爻位 (1 … 6), 六神 and 內外 (by 爻位 ≥ 4) as nodes, by index."""
+
+_ROLES = {
+    slug: concept("role", slug)
+    for slug in ("shi", "ying", "guashen", "jian", "ming", "changed-shi", "changed-ying")
+}
+"""The line roles (dk:role): 世, 應, 卦身, 間爻, 命, 變世, 變應."""
+
+_PILLAR_LINKS = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
+_PILLAR_KINDS = {role: concept("pillar", role) for role in _PILLAR_LINKS}
+"""The reading's link to each pillar, and the pillar's kind."""
 
 _COMBINING, _CLASHING = (
-    tuple(BRANCHES[next(b for b in Branch if related(a, b))] for a in Branch)
-    for related in (combines, clashes)
+    tuple(next(b for b in Branch if related(a, b)) for a in Branch) for related in (combines, clashes)
 )
 """The branch each branch 六合 combines with and the one it 六沖 clashes."""
 
@@ -119,7 +134,8 @@ class _Builder(FactBuilder):
         self.chart = chart
         self.natal = born
         self.members = members
-        self.year = next(p.ganzhi.branch for p in chart.pillars if p.role == "year")
+        self.year = chart.pillars[0].ganzhi.branch
+        self.treasuries = chart.treasuries
         self.line_iris = {p: self.iri(f"line/{p}") for p in range(1, 7)}
         """``<reading>/line/<n>`` by position n (1 … 6)."""
         self.tomb_subjects: set[ox.NamedNode] = set()
@@ -127,23 +143,25 @@ class _Builder(FactBuilder):
         self.star_nodes = {hit.name: concept("star", hit.slug) for hit in chart.shensha}
         """The star concept of each 神煞 of the chart, by the name the lines carry (Line.shensha)."""
 
-    def line_entity(
-        self, iri: ox.NamedNode, cls: ox.NamedNode, label: str, link: ox.NamedNode, branch: Branch
-    ) -> None:
-        self.entity(iri, cls, label, link, branch, branch.element)
-
-    def ganzhi(self, iri: ox.NamedNode, gz: GanZhi) -> None:
+    def ganzhi(self, iri: ox.NamedNode, stem: Stem, branch: Branch) -> None:
         """干, 支 and 干支 (the entity's 五行 is its branch's, asserted with the entity)."""
         self.triples += (
-            (iri, DK.stem, STEMS[gz.stem]),
-            (iri, DK.branch, BRANCHES[gz.branch]),
-            (iri, DK.ganzhi, GANZHI[gz.index]),
+            (iri, DK.stem, STEMS[stem]),
+            (iri, DK.branch, BRANCHES[branch]),
+            (iri, DK.ganzhi, GANZHI_OF[stem][branch]),
         )
+
+    def treasury(self, iri: ox.NamedNode, branch: Branch) -> None:
+        """X庫: the relatives whose 墓 the branch is."""
+        if relatives := self.treasuries.get(branch):
+            self.triples += [(iri, DK.treasuryOf, _RELATIVES[rel]) for rel in relatives]
 
     def placed(self, iri: ox.NamedNode, placed: Placed) -> None:
         """What every line (本卦, 變卦, 伏神) has: 爻位, 干支, 六親, 旺相休囚死, 十二長生, 旬空, 月破, and
         the 命 of the querent and of the household."""
-        self.ganzhi(iri, placed.ganzhi)
+        branch = placed.branch
+        self.ganzhi(iri, placed.stem, branch)
+        self.treasury(iri, branch)
         self.triples += (
             (iri, DK.position, _POSITIONS[placed.position]),
             (iri, DK.relative, _RELATIVES[placed.relative]),
@@ -151,29 +169,24 @@ class _Builder(FactBuilder):
             (iri, DK.stage, _STAGES[placed.stage]),
             (iri, DK.void, BOOLEAN[placed.void]),
             (iri, DK.monthBroken, BOOLEAN[placed.month_broken]),
-            (iri, DK.yearBroken, BOOLEAN[clashes(placed.branch, self.year)]),
+            (iri, DK.yearBroken, BOOLEAN[_CLASHING[branch] is self.year]),
             (iri, DK.vital, BOOLEAN[placed.vital]),
             (iri, DK.inDayXun, BOOLEAN[placed.in_xun]),
         )
-        self.treasury(iri, placed.branch)
         self.tomb_subjects.add(iri)
         if self.natal is not None:
-            if self.natal.branch == placed.branch:
-                self.add(iri, DK.role, concept("role", "ming"))
+            if self.natal.branch == branch:
+                self.add(iri, DK.role, _ROLES["ming"])
             if (natal_void := self.natal.xun_void) is not None:
-                self.add(iri, DK.natalVoid, BOOLEAN[placed.branch in natal_void])
+                self.add(iri, DK.natalVoid, BOOLEAN[branch in natal_void])
         for member in self.members:
             person = concept("member", member.slug)
-            if member.branch == placed.branch:
+            if member.branch == branch:
                 self.add(iri, DK.mingOf, person)
-            if (member_void := member.xun_void) is not None and placed.branch in member_void:
+            if (member_void := member.xun_void) is not None and branch in member_void:
                 self.add(iri, DK.natalVoidOf, person)
-            if member.stem is not None and LU.at(member.stem) == placed.branch:
+            if member.stem is not None and LU.at(member.stem) == branch:
                 self.add(iri, DK.luOf, person)
-
-    def treasury(self, iri: ox.NamedNode, branch: Branch) -> None:
-        """X庫: the relatives whose 墓 the branch is."""
-        self.triples += [(iri, DK.treasuryOf, _RELATIVES[rel]) for rel in self.chart.treasury_of(branch)]
 
     def stars(self, iri: ox.NamedNode, names: tuple[str, ...]) -> None:
         """神煞 carried by a line of the 本卦 or the 變卦 (its Line.shensha names, star concepts of kg.shensha)."""
@@ -209,21 +222,21 @@ class _Builder(FactBuilder):
         """An 本卦 line: 陰陽, 動靜, 六神, 內外, 日破/暗動/沖散, 世/應/卦身/間爻, 神煞, 動變."""
         iri = self.line_iris[line.position]
         name = f"{POSITION_NAMES[line.position - 1]}爻 {_placed_name(line)}"
-        self.line_entity(iri, DK.Line, name, DK.line, line.branch)
+        self.entity(iri, DK.Line, name, DK.line, line.branch, line.element)
         self.placed(iri, line)
         self.triples += (
             (iri, DK.yinYang, YIN_YANG[line.yang]),
             (iri, DK.moving, BOOLEAN[line.moving]),
-            (iri, DK.beast, concept("beast", line.beast.slug)),
-            (iri, DK.half, concept("half", "inner" if line.position <= 3 else "outer")),
+            (iri, DK.beast, _BEASTS[line.beast]),
+            (iri, DK.half, _HALVES[line.position > 3]),
             (iri, DK.dayBroken, BOOLEAN[line.day_broken]),
             (iri, DK.darkMoving, BOOLEAN[line.hidden_move]),
             (iri, DK.scattered, BOOLEAN[line.dispersed]),
             (iri, DK.monthBreakRelieved, BOOLEAN[line.month_break_relieved]),
             (iri, DK.followsGhostIntoTomb, BOOLEAN[line.ghost_tomb]),
             (iri, DK.truePalace, BOOLEAN[line.true_palace]),
-            (iri, DK.combiningBranch, _COMBINING[line.branch]),
-            (iri, DK.clashingBranch, _CLASHING[line.branch]),
+            (iri, DK.combiningBranch, BRANCHES[_COMBINING[line.branch]]),
+            (iri, DK.clashingBranch, BRANCHES[_CLASHING[line.branch]]),
         )
         if line.position > 1:
             self.add(iri, DK.above, self.line_iris[line.position - 1])
@@ -234,7 +247,7 @@ class _Builder(FactBuilder):
             ("jian", line.position in jian),
         ):
             if on:
-                self.add(iri, DK.role, concept("role", role))
+                self.add(iri, DK.role, _ROLES[role])
         self.stars(iri, line.shensha)
 
     def changed_line(self, changed: ChangedLine) -> None:
@@ -244,16 +257,18 @@ class _Builder(FactBuilder):
         where = POSITION_NAMES[changed.position - 1]
         if changed.moving:
             name = f"變 {_placed_name(changed)} ({where}爻)"
-            self.line_entity(iri, DK.ChangedLine, name, DK.changedLine, changed.branch)
+            self.entity(iri, DK.ChangedLine, name, DK.changedLine, changed.branch, changed.element)
         else:
             name = f"變卦 {_placed_name(changed)} ({where}爻, 靜)"
-            self.line_entity(iri, DK.ChangedStaticLine, name, DK.changedStaticLine, changed.branch)
+            self.entity(
+                iri, DK.ChangedStaticLine, name, DK.changedStaticLine, changed.branch, changed.element
+            )
         self.placed(iri, changed)
         self.add(iri, DK.yinYang, YIN_YANG[changed.yang])
         self.add(iri, DK.truePalace, BOOLEAN[changed.true_palace])
         for role, on in (("changed-shi", changed.shi), ("changed-ying", changed.ying)):
             if on:
-                self.add(iri, DK.role, concept("role", role))
+                self.add(iri, DK.role, _ROLES[role])
         self.stars(iri, changed.shensha)
         if changed.moving:
             moving = self.line_iris[changed.position]
@@ -265,7 +280,7 @@ class _Builder(FactBuilder):
         """A 伏神 and the 飛神 it lies under."""
         iri = self.iri(f"hidden/{hidden.position}")
         name = f"伏 {_placed_name(hidden)} ({POSITION_NAMES[hidden.position - 1]}爻下)"
-        self.line_entity(iri, DK.HiddenLine, name, DK.hiddenLine, hidden.branch)
+        self.entity(iri, DK.HiddenLine, name, DK.hiddenLine, hidden.branch, hidden.element)
         self.placed(iri, hidden)
         self.add(iri, DK.under, self.line_iris[hidden.position])
         self.add(iri, DK.darkMoving, BOOLEAN[hidden.hidden_move])
@@ -278,21 +293,16 @@ class _Builder(FactBuilder):
 
     def pillar(self, pillar: Pillar) -> None:
         """A pillar (太歲, 月建, 日辰, 時辰), its 六親 by the 本卦's palace element."""
-        iri = self.iri(f"pillar/{pillar.role}")
-        link = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
-        self.line_entity(
-            iri,
-            DK.Pillar,
-            f"{PILLAR_NAMES[pillar.role]} {pillar.ganzhi.name}",
-            DK.pillar,
-            pillar.ganzhi.branch,
-        )
-        self.add(self.reading, link[pillar.role], iri)
-        self.add(iri, DK.pillarKind, concept("pillar", pillar.role))
-        self.ganzhi(iri, pillar.ganzhi)
+        role, (stem, branch) = pillar.role, pillar.ganzhi
+        iri = self.iri(f"pillar/{role}")
+        label = f"{PILLAR_NAMES[role]} {stem.char}{branch.char}"
+        self.entity(iri, DK.Pillar, label, DK.pillar, branch, branch.element)
+        self.add(self.reading, _PILLAR_LINKS[role], iri)
+        self.add(iri, DK.pillarKind, _PILLAR_KINDS[role])
+        self.ganzhi(iri, stem, branch)
         palace = self.chart.hexagram.palace_element
-        self.add(iri, DK.relative, _RELATIVES[relative(palace, pillar.ganzhi.branch.element)])
-        self.treasury(iri, pillar.ganzhi.branch)
+        self.add(iri, DK.relative, _RELATIVES[relative(palace, branch.element)])
+        self.treasury(iri, branch)
         if pillar.role == "day" and self.chart.tian_she:
             self.add(iri, DK.shensha, concept("star", "tianshe"))
 
@@ -303,7 +313,7 @@ class _Builder(FactBuilder):
         self.entity(iri, DK.Natal, label, DK.birthSpirit, born.branch, born.element)
         self.add(iri, DK.branch, BRANCHES[born.branch])
         if born.stem is not None:
-            self.ganzhi(iri, GanZhi(born.stem, born.branch))
+            self.ganzhi(iri, born.stem, born.branch)
         self.add(iri, DK.relative, _RELATIVES[born.relative])
         self.add(iri, DK.void, BOOLEAN[born.void])
         self.tomb_subjects.add(iri)
@@ -314,25 +324,9 @@ class _Builder(FactBuilder):
         """本卦 or 變卦: 卦, 宮, 宮五行, 世代 (本宮 … 歸魂), 六沖/六合/八純/游魂/歸魂, 內外卦."""
         iri = self.iri(f"hexagram/{which}")
         self.add(self.reading, link, iri)
-        self.add(iri, RDF.type, DK.HexagramFigure)
-        self.add(iri, DK.label, ox.Literal(f"{'本卦' if which == 'primary' else '變卦'} {hexagram.name}"))
-        self.add(iri, DK.hexagram, concept("hex", hexagram.code))
-        self.add(iri, DK.palace, concept("pal", hexagram.palace.slug))
-        self.add(iri, DK.palaceElement, ELEMENTS[hexagram.palace_element])
-        self.add(iri, DK.generation, concept("gen", hexagram.generation.slug))
-        self.add(iri, DK.innerTrigram, concept("tri", hexagram.inner.slug))
-        self.add(iri, DK.outerTrigram, concept("tri", hexagram.outer.slug))
+        self.triples += [(iri, p, o) for p, o in _figure_facts(which, hexagram)]
         if which == "primary":
             self.primary_facts(iri)
-        for slug, on in (
-            ("liuchong", hexagram.is_liu_chong),
-            ("liuhe", hexagram.is_liu_he),
-            ("bachun", hexagram.is_pure),
-            ("youhun", hexagram.is_wandering),
-            ("guihun", hexagram.is_returning),
-        ):
-            if on:
-                self.add(iri, DK.hexClass, concept("hexclass", slug))
 
     def primary_facts(self, iri: ox.NamedNode) -> None:
         """不上卦, 兩現, 三五重 of each relative; 卦反吟 and 卦伏吟 of the halves (on the 本卦)."""
@@ -351,13 +345,13 @@ class _Builder(FactBuilder):
     def tombs(self) -> None:
         """入墓: each line, 變卦 line, 伏神 and the 年命 to every entity carrying the 墓 of its element."""
         variant = self.chart.options.changsheng
-        for a, _, a_element in self.entities:
-            if a not in self.tomb_subjects:
-                continue
-            grave = tomb(a_element, variant)
-            self.triples += [
-                (a, DK.entombedBy, b) for b, b_branch, _ in self.entities if b_branch == grave and b is not a
-            ]
+        graves = [tomb(element, variant) for element in Element]
+        carrying: dict[Branch | None, list[ox.NamedNode]] = defaultdict(list)
+        for b, branch, _ in self.entities:
+            carrying[branch].append(b)
+        for a, _, element in self.entities:
+            if a in self.tomb_subjects:
+                self.triples += [(a, DK.entombedBy, b) for b in carrying[graves[element]] if b is not a]
 
     def frame(self, frame: HarmonyFrame) -> None:
         """A 三合局: complete (成局) or 虛一待用, with the entities supplying its branches."""
@@ -377,6 +371,32 @@ class _Builder(FactBuilder):
             members.append(self.iri(f"pillar/{frame.kind.value}"))
         for member in members:
             self.add(iri, DK.member, member)
+
+
+@cache
+def _figure_facts(which: str, hexagram: Hexagram) -> tuple[tuple[ox.NamedNode, Node], ...]:
+    """The (predicate, object) facts of a figure that its hexagram alone decides (a chart's 本卦 or
+    變卦, ``which``): 卦, 宮, 宮五行, 世代, 內外卦, 六沖/六合/八純/游魂/歸魂."""
+    facts = [
+        (RDF.type, DK.HexagramFigure),
+        (DK.label, ox.Literal(f"{'本卦' if which == 'primary' else '變卦'} {hexagram.name}")),
+        (DK.hexagram, concept("hex", hexagram.code)),
+        (DK.palace, concept("pal", hexagram.palace.slug)),
+        (DK.palaceElement, ELEMENTS[hexagram.palace_element]),
+        (DK.generation, concept("gen", hexagram.generation.slug)),
+        (DK.innerTrigram, concept("tri", hexagram.inner.slug)),
+        (DK.outerTrigram, concept("tri", hexagram.outer.slug)),
+    ]
+    for slug, on in (
+        ("liuchong", hexagram.is_liu_chong),
+        ("liuhe", hexagram.is_liu_he),
+        ("bachun", hexagram.is_pure),
+        ("youhun", hexagram.is_wandering),
+        ("guihun", hexagram.is_returning),
+    ):
+        if on:
+            facts.append((DK.hexClass, concept("hexclass", slug)))
+    return tuple(facts)
 
 
 def _transformations(changed: ChangedLine) -> Iterator[str]:
@@ -402,17 +422,17 @@ def _transformations(changed: ChangedLine) -> Iterator[str]:
 def _reading_classes(chart: Chart) -> Iterator[str]:
     """Whole-chart classes: 六沖變六合, 六合變六沖, 游魂化歸魂, 純陰/純陽 (of the 本卦), 六爻安靜, 六爻亂動,
     獨發 (one moving line), 亂動 (three or more), 卦伏吟 (a moving trigram keeping its branches)."""
-    changed = chart.changed_hexagram
+    changed, moving = chart.changed_hexagram, len(chart.moving_positions)
     for slug, on in (
         ("chong-to-he", chart.chong_to_he),
         ("he-to-chong", chart.he_to_chong),
         ("youhun-to-guihun", changed is not None and chart.hexagram.is_wandering and changed.is_returning),
         ("pure-yin", not any(chart.hexagram.bits)),
         ("pure-yang", all(chart.hexagram.bits)),
-        ("all-still", not chart.moving_positions),
-        ("all-moving", len(chart.moving_positions) == 6),
-        ("du-fa", len(chart.moving_positions) == 1),
-        ("luan-dong", len(chart.moving_positions) >= MANY_MOVING),
+        ("all-still", not moving),
+        ("all-moving", moving == 6),
+        ("du-fa", moving == 1),
+        ("luan-dong", moving >= MANY_MOVING),
         ("gua-fuyin", bool(chart.fu_yin_trigrams)),
     ):
         if on:
