@@ -26,6 +26,7 @@ from kg.calendar import CalendarRecord, Term
 from kg.errors import InputError
 from kg.ganzhi import Branch, Element, GanZhi, Stem, breaks, clashes, combines, harms, punishes
 from kg.paths import ONTOLOGY
+from kg.six_relatives import Relative
 from kg.vocabulary import BASE, PREFIXES
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -77,8 +78,14 @@ ELEMENTS = tuple(concept("el", e.slug) for e in Element)
 YIN_YANG = (concept("yy", "yin"), concept("yy", "yang"))
 GANZHI = tuple(concept("gz", GanZhi.from_index(i).slug) for i in range(60))
 """The concepts of 地支, 天干, 五行, 陰陽 and 干支 by their index (陰 0, 陽 1; 甲子 0)."""
+RELATIVES = tuple(concept("rel", r.slug) for r in Relative)
+"""The concepts of the 六親 by their index (兄弟 0 … 父母 4)."""
 GANZHI_OF = tuple(tuple(GANZHI[GanZhi(s, b).index] if s % 2 == b % 2 else None for b in Branch) for s in Stem)
 """The 干支 concept of a stem and a branch, ``[stem][branch]`` (None where their 陰陽 differ)."""
+
+PILLAR_LINKS = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
+PILLAR_KINDS = {role: concept("pillar", role) for role in PILLAR_LINKS}
+"""The reading's link to each of its pillars (年 月 日 時), and the pillar's kind."""
 
 QUERENT_FACTS: dict[str, tuple[ox.NamedNode, str, dict[str, str]]] = {
     "status": (DK.querentStatus, "status", {"已遷": "moved", "未遷": "not-moved"}),

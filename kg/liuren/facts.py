@@ -33,7 +33,10 @@ from kg.facts import (
     DK,
     ELEMENTS,
     GANZHI,
+    PILLAR_KINDS,
+    PILLAR_LINKS,
     RDF,
+    RELATIVES,
     STEMS,
     YIN_YANG,
     FactBuilder,
@@ -47,7 +50,6 @@ from kg.liuren.four_lessons import Relation
 from kg.liuren.generals import TEMPLE_TABLES, DayNight, General
 from kg.liuren.plates import LODGING, RANK, month_general
 from kg.shensha import GROUP_STARS, LU, MU_SHEN, QI_STARS, RI_DE, YEAR_STARS
-from kg.six_relatives import Relative
 
 KETI_SLUGS: dict[str, str] = {
     "元首": "yuanshou",
@@ -125,10 +127,7 @@ overcomes the spirit), 下生上."""
 PILLAR_NAMES = {"year": "太歲", "month": "月建", "day": "日辰", "hour": "時"}
 """The 四直 as the texts name them."""
 
-_PILLAR_LINKS = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
-
 _GENERALS = tuple(concept("general", g.slug) for g in General)
-_RELATIVES = tuple(concept("rel", r.slug) for r in Relative)
 _STATES = tuple(concept("state", s.slug) for s in SeasonalState)
 _SEAT_CLASSES = tuple(concept("seat", RANK[b].slug) for b in Branch)
 """天將, 六親, 旺相休囚死 and the 孟仲季 of each 地盤 branch, as concepts by index."""
@@ -278,7 +277,7 @@ class _Builder(FactBuilder):
                 (iri, DK.nightGeneral, _GENERALS[seat.night_general]),
                 (iri, DK.void, BOOLEAN[seat.void]),
                 (iri, DK.seatVoid, BOOLEAN[seat.fallen_void]),
-                (iri, DK.relative, _RELATIVES[(element - stem_element) % 5]),
+                (iri, DK.relative, RELATIVES[(element - stem_element) % 5]),
                 (iri, DK.stage, _STAGES[element][earth]),
                 (iri, DK.seatRelation, _SEAT_RELATION[(earth.element - element) % 5]),
                 (iri, DK.yinSpirit, spirit[chart.upper(branch)]),
@@ -330,13 +329,13 @@ class _Builder(FactBuilder):
             name = value.name if isinstance(value, GanZhi) else value.char
             iri = self.iri(f"pillar/{kind}")
             self.entity(iri, DK.Pillar, f"{PILLAR_NAMES[kind]} {name}", DK.pillar, branch, branch.element)
-            self.add(self.reading, _PILLAR_LINKS[kind], iri)
-            self.add(iri, DK.pillarKind, concept("pillar", kind))
+            self.add(self.reading, PILLAR_LINKS[kind], iri)
+            self.add(iri, DK.pillarKind, PILLAR_KINDS[kind])
             self.add(iri, DK.branch, BRANCHES[branch])
             if isinstance(value, GanZhi):
                 self.add(iri, DK.stem, STEMS[value.stem])
                 self.add(iri, DK.ganzhi, GANZHI[value.index])
-            self.add(iri, DK.relative, _RELATIVES[(branch.element - stem_element) % 5])
+            self.add(iri, DK.relative, RELATIVES[(branch.element - stem_element) % 5])
 
     # ── 四課, 三傳, relations ───────────────────────────────────────────────────────────────────
 

@@ -33,7 +33,10 @@ from kg.facts import (
     ELEMENTS,
     GANZHI,
     GANZHI_OF,
+    PILLAR_KINDS,
+    PILLAR_LINKS,
     RDF,
+    RELATIVES,
     STEMS,
     YIN_YANG,
     FactBuilder,
@@ -79,23 +82,18 @@ _CHANGE_RELATION = {
 }
 """回頭生, 回頭克, 化泄, 化耗, 比和 → dk:TransformationScheme slugs."""
 
-_RELATIVES = tuple(concept("rel", r.slug) for r in Relative)
 _STATES = tuple(concept("state", s.slug) for s in SeasonalState)
 _STAGES = tuple(concept("stage", s.slug) for s in Stage)
 _POSITIONS = tuple(ox.Literal(n) for n in range(7))
 _BEASTS = tuple(concept("beast", b.slug) for b in Beast)
 _HALVES = (concept("half", "inner"), concept("half", "outer"))
-"""六親, 旺相休囚死, 十二長生, 爻位 (1 … 6), 六神 and 內外 (by 爻位 ≥ 4) as nodes, by index."""
+"""旺相休囚死, 十二長生, 爻位 (1 … 6), 六神 and 內外 (by 爻位 ≥ 4) as nodes, by index."""
 
 _ROLES = {
     slug: concept("role", slug)
     for slug in ("shi", "ying", "guashen", "jian", "ming", "changed-shi", "changed-ying")
 }
 """The line roles (dk:role): 世, 應, 卦身, 間爻, 命, 變世, 變應."""
-
-_PILLAR_LINKS = {"year": DK.yearPillar, "month": DK.monthPillar, "day": DK.dayPillar, "hour": DK.hourPillar}
-_PILLAR_KINDS = {role: concept("pillar", role) for role in _PILLAR_LINKS}
-"""The reading's link to each pillar, and the pillar's kind."""
 
 _COMBINING, _CLASHING = (
     tuple(next(b for b in Branch if related(a, b)) for a in Branch) for related in (combines, clashes)
@@ -154,7 +152,7 @@ class _Builder(FactBuilder):
     def treasury(self, iri: ox.NamedNode, branch: Branch) -> None:
         """X庫: the relatives whose 墓 the branch is."""
         if relatives := self.treasuries.get(branch):
-            self.triples += [(iri, DK.treasuryOf, _RELATIVES[rel]) for rel in relatives]
+            self.triples += [(iri, DK.treasuryOf, RELATIVES[rel]) for rel in relatives]
 
     def placed(self, iri: ox.NamedNode, placed: Placed) -> None:
         """What every line (本卦, 變卦, 伏神) has: 爻位, 干支, 六親, 旺相休囚死, 十二長生, 旬空, 月破, and
@@ -164,7 +162,7 @@ class _Builder(FactBuilder):
         self.treasury(iri, branch)
         self.triples += (
             (iri, DK.position, _POSITIONS[placed.position]),
-            (iri, DK.relative, _RELATIVES[placed.relative]),
+            (iri, DK.relative, RELATIVES[placed.relative]),
             (iri, DK.seasonalState, _STATES[placed.seasonal]),
             (iri, DK.stage, _STAGES[placed.stage]),
             (iri, DK.void, BOOLEAN[placed.void]),
@@ -285,7 +283,7 @@ class _Builder(FactBuilder):
         self.add(iri, DK.under, self.line_iris[hidden.position])
         self.add(iri, DK.darkMoving, BOOLEAN[hidden.hidden_move])
         self.triples += [  # the 神煞 falling on its stem, then on its branch: a Stem equals the Branch of its number
-            (iri, DK.shensha, concept("star", hit.slug))
+            (iri, DK.shensha, self.star_nodes[hit.name])
             for key in (hidden.stem, hidden.branch)
             for hit in self.chart.shensha
             if key in hit.targets and any(target is key for target in hit.targets)
@@ -297,11 +295,11 @@ class _Builder(FactBuilder):
         iri = self.iri(f"pillar/{role}")
         label = f"{PILLAR_NAMES[role]} {stem.char}{branch.char}"
         self.entity(iri, DK.Pillar, label, DK.pillar, branch, branch.element)
-        self.add(self.reading, _PILLAR_LINKS[role], iri)
-        self.add(iri, DK.pillarKind, _PILLAR_KINDS[role])
+        self.add(self.reading, PILLAR_LINKS[role], iri)
+        self.add(iri, DK.pillarKind, PILLAR_KINDS[role])
         self.ganzhi(iri, stem, branch)
         palace = self.chart.hexagram.palace_element
-        self.add(iri, DK.relative, _RELATIVES[relative(palace, branch.element)])
+        self.add(iri, DK.relative, RELATIVES[relative(palace, branch.element)])
         self.treasury(iri, branch)
         if pillar.role == "day" and self.chart.tian_she:
             self.add(iri, DK.shensha, concept("star", "tianshe"))
@@ -314,7 +312,7 @@ class _Builder(FactBuilder):
         self.add(iri, DK.branch, BRANCHES[born.branch])
         if born.stem is not None:
             self.ganzhi(iri, born.stem, born.branch)
-        self.add(iri, DK.relative, _RELATIVES[born.relative])
+        self.add(iri, DK.relative, RELATIVES[born.relative])
         self.add(iri, DK.void, BOOLEAN[born.void])
         self.tomb_subjects.add(iri)
 
@@ -337,7 +335,7 @@ class _Builder(FactBuilder):
             (DK.heavyRelative, chart.heavy_relatives),
         ):
             for rel in relatives:
-                self.add(iri, prop, _RELATIVES[rel])
+                self.add(iri, prop, RELATIVES[rel])
         for prop, halves in ((DK.fanYin, chart.fan_yin_trigrams), (DK.fuYin, chart.fu_yin_trigrams)):
             for half in halves:
                 self.add(iri, prop, concept("half", half))
@@ -362,7 +360,7 @@ class _Builder(FactBuilder):
         self.add(iri, DK.label, ox.Literal(f"{branches}{frame.element.char}局 ({frame.kind})"))
         self.add(iri, DK.element, ELEMENTS[frame.element])
         palace = self.chart.hexagram.palace_element
-        self.add(iri, DK.relative, _RELATIVES[relative(palace, frame.element)])
+        self.add(iri, DK.relative, RELATIVES[relative(palace, frame.element)])
         kind = "xuyi" if frame.kind is FrameKind.LATENT else "complete"
         self.add(iri, DK.frameKind, concept("frame", kind))
         members = [self.line_iris[p] for p in frame.line_positions]
