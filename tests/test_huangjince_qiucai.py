@@ -569,6 +569,18 @@ def test_shi_ying_hua_kong(kg):
     assert fired(kg, chart("qiucai", body.format(ying=""), links), "shi-ying-hua-kong") == {}
 
 
+@pytest.mark.parametrize("cai", [True, False])
+def test_shi_kong_needs_the_cai(kg, cai):
+    """世空有財難得: 有財 says the 財 is there and 難得 judges getting it, so a 財 line is a condition; with none
+    ¶6 judges the chart (財為用神，而不上卦，必無可望) and 世空有財難得 is silent (second reading, round 20)."""
+    wealth = "r:f dk:relative rel:qicai ; dk:moving false ." if cai else "r:p dk:absentRelative rel:qicai ."
+    body = f"""r:s dk:role role:shi ; dk:relative rel:xiongdi ; dk:void true ; dk:moving false .
+               {wealth}"""
+    links = "dk:line r:s , r:f" if cai else "dk:line r:s ; dk:primaryHexagram r:p"
+    expected = {Q + "shi-kong": {"applies"}} if cai else {Q + "cai-bu-shang-gua": {"applies"}}
+    assert fired(kg, chart("qiucai", body, links), "shi-kong", "cai-bu-shang-gua") == expected
+
+
 def test_zhuren_yi_wei_xing_shang(kg):
     """主人一位刑傷，往求不遇 (note: 動爻日辰刑剋，或自空化空)."""
     body = """r:g dk:relative rel:guangui ; dk:void false ; dk:moving false .
@@ -692,6 +704,21 @@ def test_po_he_po_mu_ri(kg):
         + "\nr:m dk:pillarKind pillar:month .\nr:x dk:moving true ."
     )
     assert fired(kg, chart("qiucai-shiri", line_tomb, links), "po-he-po-mu-ri") == {}
+
+
+@pytest.mark.parametrize("absent", [True, False])
+def test_fu_cang_ti_qi_ri_only_for_a_cai_off_the_lines(kg, absent):
+    """伏藏提起日得: 伏藏 is the 財 off the lines, its 伏神 where no line carries one (¶26 卦若無財，看伏何爻下). Under
+    the option that puts a 伏神 under every line, a hidden 財 beside a 財 on the lines is not 伏藏 (second reading,
+    round 20)."""
+    body = f"""r:p dk:absentRelative rel:{"qicai" if absent else "fumu"} .
+               r:l dk:position 2 ; dk:relative rel:xiongdi ; dk:branch br:yin ; dk:element el:wood .
+               r:h dk:position 2 ; dk:relative rel:qicai ; dk:under r:l ; dk:branch br:chen ; dk:element el:earth .
+               r:f dk:position 5 ; dk:relative rel:qicai ; dk:branch br:xu ; dk:element el:earth ."""
+    lines = "dk:line r:l" if absent else "dk:line r:l , r:f"
+    links = f"{lines} ; dk:hiddenLine r:h ; dk:primaryHexagram r:p ; dk:dayGanzhi gz:jia-zi"
+    expected = {Q + "fu-cang-ti-qi-ri": {"applies"}} if absent else {}
+    assert fired(kg, chart("qiucai-shiri", body, links), "fu-cang-ti-qi-ri") == expected
 
 
 # ── the commentary's worked cases, cast with the generator ─────────────────────────────────
