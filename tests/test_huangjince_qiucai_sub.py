@@ -160,6 +160,30 @@ def test_moving_wealth_tied_by_another(kg):
     }
 
 
+def test_moving_wealth_tied_is_no_easy_gain(kg):
+    """卻被他人把住 sets itself against the ease of the 財 that comes to the 世: ¶16's 財來就我，必然易得 (凡遇財爻生合
+    世爻) is lifted with 要財動來生合，固是易得之兆, its moving case, so that one chart is not read both ways (second
+    reading, round 21). ¶10's 乃是必得之象, a verdict on the 財's strength, is not."""
+    ids = "huangjince.qiucai.ba-chi huangjince.qiucai.cai-lai-jiu-wo huangjince.qiucai.cai-wang-sheng-he-shi"
+    body = {
+        "l1": "dk:relative rel:fumu ; dk:moving true",
+        "l3": "dk:relative rel:qicai ; dk:moving true ; dk:seasonalState state:wang",
+        "l5": "dk:role role:shi ; dk:moving false",
+    }
+    tied = "r:l3 dk:he r:l5 . r:l5 dk:he r:l3 . r:l1 dk:he r:l3 . r:l3 dk:he r:l1 ."
+    assert fired(kg, chart("qiucai", body, tied), ids) == {
+        "huangjince.qiucai.ba-chi": APPLIES,
+        "huangjince.qiucai.cai-lai-jiu-wo": {"overridden"},
+        "huangjince.qiucai.cai-wang-sheng-he-shi": APPLIES,
+    }
+    # nothing ties the 財: the money comes to me, easily
+    free = "r:l3 dk:he r:l5 . r:l5 dk:he r:l3 ."
+    assert fired(kg, chart("qiucai", body, free), ids) == {
+        "huangjince.qiucai.cai-lai-jiu-wo": APPLIES,
+        "huangjince.qiucai.cai-wang-sheng-he-shi": APPLIES,
+    }
+
+
 # ── 合夥 ¶30: 合夥不嫌兄弟 (兄臨卦身，世爻安靜不妨 … 動則不宜) ────────────────────────────────────
 
 
@@ -533,6 +557,26 @@ def test_opening_a_shop_strong_ghost_void_money(kg):
     }
     # nothing draws the 世: no bustle at the door
     assert fired(kg, chart("kaihang", body), ids) == {}
+
+
+def test_opening_a_shop_void_money_is_no_best_chart(kg):
+    """鬼旺財空亦然 (門頭鬧熱無實利) lifts the 上吉卦 that 有人投 builds on as well: a void 財 is still 全備, but where the
+    strong 官鬼 and the 生合 of the 世 make the doorway busy for nothing, the chart is not also the best of charts
+    (second reading, round 21)."""
+    ids = "huangjince.kaihang.shang-ji huangjince.kaihang.gui-wang"
+    combined = "r:d dk:he r:l5 . r:l5 dk:he r:d ."
+    body = {
+        **BEST_SHOP,
+        "l2": "dk:role role:ying ; dk:void false",
+        "l4": "dk:relative rel:qicai ; dk:void true",
+        "l3": "dk:relative rel:guangui ; dk:vital true ; dk:seasonalState state:wang",
+    }
+    assert fired(kg, chart("kaihang", body, combined), ids) == {
+        "huangjince.kaihang.shang-ji": {"overridden"},
+        "huangjince.kaihang.gui-wang": APPLIES,
+    }
+    # nothing draws the 世: no bustle at the door, and the void 財 is still on the lines
+    assert fired(kg, chart("kaihang", body), ids) == {"huangjince.kaihang.shang-ji": APPLIES}
 
 
 def test_opening_a_shop_brother_moves_out(kg):
