@@ -288,14 +288,11 @@ class FactBuilder:
 
     def relations(self) -> None:
         """生 克 比和 for every ordered pair of distinct entities; 沖 合 刑 害 破 並 where both have a branch."""
-        coded = [(iri, _relation_code(branch, element)) for iri, branch, element in self.entities]
-        add = self.triples.append
-        for i, (a, code) in enumerate(coded):
-            row = RELATIONS[code]
-            for others in (coded[:i], coded[i + 1 :]):
-                for b, other in others:
-                    for p in row[other]:
-                        add((a, p, b))
+        coded = [(iri, RELATIONS[_relation_code(branch, element)]) for iri, branch, element in self.entities]
+        codes = [(iri, _relation_code(branch, element)) for iri, branch, element in self.entities]
+        self.triples += [
+            (a, p, b) for a, row in coded for b, other in codes if b is not a for p in row[other]
+        ]
 
     def facts(self) -> Facts:
         return Facts(self.triples)

@@ -33,6 +33,10 @@ class Relative(IntEnum):
         return self.name.lower()
 
 
+_BY_STEP: tuple[Relative, ...] = tuple(Relative)
+"""The relatives by their step (indexing this is much cheaper than calling the enum)."""
+
+
 def relative(me: Element, other: Element) -> Relative:
     """六親 of the element ``other`` seen from ``me`` (the palace element in 六爻, the day stem's in 大六壬)."""
-    return Relative((other - me) % 5)
+    return _BY_STEP[(other - me) % 5]

@@ -219,8 +219,11 @@ class ChangeRelation(IntEnum):
         return self.name.lower().replace("_", "-")
 
 
+_CHANGE_RELATIONS: tuple[ChangeRelation, ...] = tuple(ChangeRelation)
+
+
 def change_relation(moving: Element, changed: Element) -> ChangeRelation:
-    return ChangeRelation((changed - moving) % 5)
+    return _CHANGE_RELATIONS[(changed - moving) % 5]
 
 
 # ── doctrine of 《黃金策》 (docs/liuyao-doctrine.md §7) ───────────────────────────────────────────

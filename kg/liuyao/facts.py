@@ -117,6 +117,10 @@ def _placed_name(placed: Placed) -> str:
     return _relative_ganzhi(placed.relative, placed.stem, placed.branch)
 
 
+_STAR_NODES: dict[str, ox.NamedNode] = {}
+"""The concept of each 神煞 a chart has had, by name (a star's name and slug are its table's)."""
+
+
 @cache
 def _relative_ganzhi(relative: Relative, stem: Stem, branch: Branch) -> str:
     return f"{relative.char}{stem.char}{branch.char}{branch.element.char}"
@@ -136,10 +140,13 @@ class _Builder(FactBuilder):
         self.treasuries = chart.treasuries
         self.line_iris = {p: self.iri(f"line/{p}") for p in range(1, 7)}
         """``<reading>/line/<n>`` by position n (1 … 6)."""
-        self.tomb_subjects: set[ox.NamedNode] = set()
-        """Entities that can enter a 墓 (lines, 變卦 lines, 伏神, the 年命): subjects of dk:entombedBy."""
-        self.star_nodes = {hit.name: concept("star", hit.slug) for hit in chart.shensha}
-        """The star concept of each 神煞 of the chart, by the name the lines carry (Line.shensha)."""
+        self.tomb_subjects: list[tuple[ox.NamedNode, Element]] = []
+        """Entities that can enter a 墓 (lines, 變卦 lines, 伏神, the 年命), with their 五行: subjects of dk:entombedBy."""
+        nodes = self.star_nodes = _STAR_NODES
+        """The star concept of each 神煞, by the name the lines carry (Line.shensha)."""
+        for hit in chart.shensha:
+            if hit.name not in nodes:
+                nodes[hit.name] = concept("star", hit.slug)
 
     def ganzhi(self, iri: ox.NamedNode, stem: Stem, branch: Branch) -> None:
         """干, 支 and 干支 (the entity's 五行 is its branch's, asserted with the entity)."""
@@ -171,7 +178,7 @@ class _Builder(FactBuilder):
             (iri, DK.vital, BOOLEAN[placed.vital]),
             (iri, DK.inDayXun, BOOLEAN[placed.in_xun]),
         )
-        self.tomb_subjects.add(iri)
+        self.tomb_subjects.append((iri, placed.element))
         if self.natal is not None:
             if self.natal.branch == branch:
                 self.add(iri, DK.role, _ROLES["ming"])
@@ -314,7 +321,7 @@ class _Builder(FactBuilder):
             self.ganzhi(iri, born.stem, born.branch)
         self.add(iri, DK.relative, RELATIVES[born.relative])
         self.add(iri, DK.void, BOOLEAN[born.void])
-        self.tomb_subjects.add(iri)
+        self.tomb_subjects.append((iri, born.element))
 
     # ── figures, frames, relations ──────────────────────────────────────────────────────────
 
@@ -342,14 +349,17 @@ class _Builder(FactBuilder):
 
     def tombs(self) -> None:
         """入墓: each line, 變卦 line, 伏神 and the 年命 to every entity carrying the 墓 of its element."""
-        variant = self.chart.options.changsheng
-        graves = [tomb(element, variant) for element in Element]
+        graves = _graves(self.chart.options.changsheng)
         carrying: dict[Branch | None, list[ox.NamedNode]] = defaultdict(list)
         for b, branch, _ in self.entities:
             carrying[branch].append(b)
-        for a, _, element in self.entities:
-            if a in self.tomb_subjects:
-                self.triples += [(a, DK.entombedBy, b) for b in carrying[graves[element]] if b is not a]
+        entombed = DK.entombedBy
+        self.triples += [
+            (a, entombed, b)
+            for a, element in self.tomb_subjects
+            for b in carrying[graves[element]]
+            if b is not a
+        ]
 
     def frame(self, frame: HarmonyFrame) -> None:
         """A 三合局: complete (成局) or 虛一待用, with the entities supplying its branches."""
@@ -369,6 +379,12 @@ class _Builder(FactBuilder):
             members.append(self.iri(f"pillar/{frame.kind.value}"))
         for member in members:
             self.add(iri, DK.member, member)
+
+
+@cache
+def _graves(variant: str) -> tuple[Branch, ...]:
+    """The 墓 of each 五行 under a 十二長生 variant, by element."""
+    return tuple(tomb(element, variant) for element in Element)
 
 
 @cache

@@ -50,8 +50,11 @@ class FlyingRelation(IntEnum):
         return self.name.lower().replace("_", "-")
 
 
+_FLYING_RELATIONS: tuple[FlyingRelation, ...] = tuple(FlyingRelation)
+
+
 def flying_relation(flying: Element, hidden: Element) -> FlyingRelation:
-    return FlyingRelation((hidden - flying) % 5)
+    return _FLYING_RELATIONS[(hidden - flying) % 5]
 
 
 @dataclass(frozen=True)
