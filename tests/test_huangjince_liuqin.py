@@ -1086,6 +1086,25 @@ def test_man_and_wealth_next_to_each_other(kg):
     assert fired(kg, chart("hunyin", mixed, links), ids) == {}
 
 
+def test_kin_match_keeps_the_hidden_pair(kg):
+    """合見子孫，主因親致親，或故親為媒 narrows the case just judged, 男與財爻相近，俱在本宮或卦中, and keeps its
+    conditions: the 官鬼 and the 妻財 both hidden under neighbouring lines, a 子孫 line combining one of them
+    (second reading, round 22); with no 子孫 combining, the marriage is only near (近處就中)."""
+    ids = (LQ + "jin-qin", LQ + "yin-qin-zhi-qin")
+    hidden = """r:a dk:position 4 ; dk:relative rel:xiongdi ; dk:above r:b .
+                r:b dk:position 3 ; dk:relative rel:xiongdi .
+                r:z dk:position 6 ; dk:relative rel:zisun .
+                r:hg dk:position 4 ; dk:relative rel:guangui ; dk:under r:a .
+                r:hf dk:position 3 ; dk:relative rel:qicai ; dk:under r:b ."""
+    links = "dk:line r:a , r:b , r:z ; dk:hiddenLine r:hg , r:hf ; dk:entity r:a , r:b , r:z , r:hg , r:hf"
+    combined = hidden + "\nr:z dk:he r:hf . r:hf dk:he r:z ."
+    assert fired(kg, chart("hunyin", combined, links), *ids) == {
+        LQ + "jin-qin": {"applies"},
+        LQ + "yin-qin-zhi-qin": {"applies"},
+    }
+    assert fired(kg, chart("hunyin", hidden, links), *ids) == {LQ + "jin-qin": {"applies"}}
+
+
 def test_pian_zheng_zhi_fu_offered_on_the_three_harmony(kg):
     """世應妻爻三合 … 妻爻更逢兩鬼。合身命: the 世, the 應 and a 財 are never on the three branches of one 三合, and
     where two of them share one in a complete frame no 官鬼 combines with her 身 or 命, so the sentence is offered

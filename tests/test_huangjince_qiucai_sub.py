@@ -184,6 +184,22 @@ def test_moving_wealth_tied_is_no_easy_gain(kg):
     }
 
 
+# ── 求財 ¶16 (huangjince.yaml): 我去尋財，必是難 (若雖動出財爻，而與世爻不相干者) ──────────────────────────
+
+
+def test_shi_holding_wealth_is_no_seeking(kg):
+    """凡遇財爻生合世爻，克世持世，皆謂財來就我: a 財 line on the 世 is 持世 whichever 財 moves, and the seeker on the
+    money is easy (世為求財之人，若臨財爻 … 亦主易得), so a moving 財 elsewhere that has nothing to do with the 世 does
+    not make the chart 我去尋財 as well (second reading, round 22)."""
+    ids = "huangjince.qiucai.wo-qu-xun-cai huangjince.qiucai.cai-lai-jiu-wo"
+    moving = "dk:relative rel:qicai ; dk:moving true"
+    held = {"l1": moving, "l4": "dk:role role:shi ; dk:relative rel:qicai ; dk:moving false"}
+    assert fired(kg, chart("qiucai", held), ids) == {"huangjince.qiucai.cai-lai-jiu-wo": APPLIES}
+    # the 世 on a 父母: the moving 財 has nothing to do with it, the querent goes after the money
+    apart = {"l1": moving, "l4": "dk:role role:shi ; dk:relative rel:fumu ; dk:moving false"}
+    assert fired(kg, chart("qiucai", apart), ids) == {"huangjince.qiucai.wo-qu-xun-cai": APPLIES}
+
+
 # ── 合夥 ¶30: 合夥不嫌兄弟 (兄臨卦身，世爻安靜不妨 … 動則不宜) ────────────────────────────────────
 
 
