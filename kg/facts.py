@@ -288,11 +288,9 @@ class FactBuilder:
 
     def relations(self) -> None:
         """生 克 比和 for every ordered pair of distinct entities; 沖 合 刑 害 破 並 where both have a branch."""
-        coded = [(iri, RELATIONS[_relation_code(branch, element)]) for iri, branch, element in self.entities]
         codes = [(iri, _relation_code(branch, element)) for iri, branch, element in self.entities]
-        self.triples += [
-            (a, p, b) for a, row in coded for b, other in codes if b is not a for p in row[other]
-        ]
+        rows = [(iri, RELATIONS[code]) for iri, code in codes]
+        self.triples += [(a, p, b) for a, row in rows for b, other in codes if b is not a for p in row[other]]
 
     def facts(self) -> Facts:
         return Facts(self.triples)

@@ -557,22 +557,26 @@ def test_opening_a_shop_day_combines_shi(kg):
     assert fired(kg, chart("kaihang", BEST_SHOP, "r:d dk:chong r:l5 . r:l5 dk:chong r:d ."), ids) == {}
 
 
+GHOST_STRONG_MONEY_VOID = {
+    **BEST_SHOP,
+    "l2": "dk:role role:ying ; dk:void false",
+    "l4": "dk:relative rel:qicai ; dk:void true",
+    "l3": "dk:relative rel:guangui ; dk:vital true ; dk:seasonalState state:wang",
+}
+"""鬼旺財空: the 上吉卦 with its 財 void and a strong 官鬼."""
+
+DAY_COMBINES_SHI = "r:d dk:he r:l5 . r:l5 dk:he r:d ."
+
+
 def test_opening_a_shop_strong_ghost_void_money(kg):
     """鬼旺財空亦然: as with 卦若無財, the day combines with the 世, but the 財 is void and the 官鬼 strong."""
     ids = "huangjince.kaihang.tou huangjince.kaihang.gui-wang"
-    combined = "r:d dk:he r:l5 . r:l5 dk:he r:d ."
-    body = {
-        **BEST_SHOP,
-        "l2": "dk:role role:ying ; dk:void false",
-        "l4": "dk:relative rel:qicai ; dk:void true",
-        "l3": "dk:relative rel:guangui ; dk:vital true ; dk:seasonalState state:wang",
-    }
-    assert fired(kg, chart("kaihang", body, combined), ids) == {
+    assert fired(kg, chart("kaihang", GHOST_STRONG_MONEY_VOID, DAY_COMBINES_SHI), ids) == {
         "huangjince.kaihang.tou": {"overridden"},
         "huangjince.kaihang.gui-wang": APPLIES,
     }
     # nothing draws the 世: no bustle at the door
-    assert fired(kg, chart("kaihang", body), ids) == {}
+    assert fired(kg, chart("kaihang", GHOST_STRONG_MONEY_VOID), ids) == {}
 
 
 def test_opening_a_shop_void_money_is_no_best_chart(kg):
@@ -580,19 +584,14 @@ def test_opening_a_shop_void_money_is_no_best_chart(kg):
     strong 官鬼 and the 生合 of the 世 make the doorway busy for nothing, the chart is not also the best of charts
     (second reading, round 21)."""
     ids = "huangjince.kaihang.shang-ji huangjince.kaihang.gui-wang"
-    combined = "r:d dk:he r:l5 . r:l5 dk:he r:d ."
-    body = {
-        **BEST_SHOP,
-        "l2": "dk:role role:ying ; dk:void false",
-        "l4": "dk:relative rel:qicai ; dk:void true",
-        "l3": "dk:relative rel:guangui ; dk:vital true ; dk:seasonalState state:wang",
-    }
-    assert fired(kg, chart("kaihang", body, combined), ids) == {
+    assert fired(kg, chart("kaihang", GHOST_STRONG_MONEY_VOID, DAY_COMBINES_SHI), ids) == {
         "huangjince.kaihang.shang-ji": {"overridden"},
         "huangjince.kaihang.gui-wang": APPLIES,
     }
     # nothing draws the 世: no bustle at the door, and the void 財 is still on the lines
-    assert fired(kg, chart("kaihang", body), ids) == {"huangjince.kaihang.shang-ji": APPLIES}
+    assert fired(kg, chart("kaihang", GHOST_STRONG_MONEY_VOID), ids) == {
+        "huangjince.kaihang.shang-ji": APPLIES
+    }
 
 
 def test_opening_a_shop_brother_moves_out(kg):
