@@ -238,6 +238,8 @@ def _filtered(conditions: list, variables: dict[str, str]) -> set[str]:
     return found & variables.keys()
 
 
+READING_ANCHOR = "?reading a dk:Reading ."
+
 EXPANDED = 16
 """At most this many alternatives for one branch of an ``any`` (its conditions of several values
 combined); beyond, the branch needs only its conditions of one value."""
@@ -419,7 +421,7 @@ class RuleCompiler:
     def build(self, rule: CompiledRule, variables: dict[str, str], conditions: list) -> _Query:
         q = _Query(self, variables)
         bound = {"reading"}
-        q.emit("?reading a dk:Reading .")
+        q.emit(READING_ANCHOR)
         # a rule speaks of the charts of its work's system only (a 大六壬 condition that holds
         # vacuously, such as a count with a maximum, must not fire on a 六爻 reading)
         system = SYSTEMS[works()[rule.work].system]
@@ -508,6 +510,13 @@ class RuleCompiler:
             q.requires_one_of.append(needs)
         for i, group in enumerate(groups):
             q.emit("{" if i == 0 else "} UNION {")
+            top = [c for c, _ in group if not c.startswith(" ")]
+            if any(c.startswith("FILTER NOT EXISTS") for c in top) and not any(
+                c.startswith(("?reading ", "{ SELECT ?reading")) for c in top
+            ):
+                # a branch binds no ?reading of its own: anchored, its NOT EXISTS tests the outer
+                # reading, not every reading of the store
+                q.emit("  " + READING_ANCHOR)
             for c, t in group:
                 q.emit("  " + c, "  " + t)
         q.emit("}")

@@ -4,6 +4,7 @@ import json
 import shutil
 import textwrap
 
+import pyoxigraph as ox
 import pytest
 import yaml
 from jsonschema import Draft202012Validator
@@ -181,6 +182,40 @@ def test_a_class_of_generals_stands_for_its_members(tmp_path):
         named = {g for g in members["ji"] | members["xiong"] if f"general:{g}" in rule.query}
         assert named == members[name]
         assert f"{name}jiang" in {str(m).rsplit("/", 1)[1] for m in rule.mentions}
+
+
+@pytest.mark.parametrize(
+    "absent", ["{not: [F.relative 妻財]}", "{count: N, type: line, where: [N.relative 妻財], max: 0}"]
+)
+def test_a_branch_of_filters_alone_is_tied_to_its_reading(tmp_path, absent):
+    """A branch that binds nothing (only a ``not``, or a count with a maximum) still tests the outer
+    reading, so the published query is right on a store of several readings: one reading's 妻財
+    does not silence the other."""
+    rules = f"""
+      - id: t.no-money
+        para: 6
+        quote: 父下伏水鬼，棟必漏也。
+        vars: {{F: line, B: line}}
+        when:
+          - any:
+              - [{absent}]
+              - [B.relative 兄弟]
+        then: {{polarity: 凶, zh: 棟必漏, en: no money line or a 兄弟 (test rule)}}
+    """
+    (rule,) = compile_text(tmp_path, rules)
+    store = ox.Store()
+    store.load(
+        """@prefix dk: <https://w3id.org/divkg/> .
+        @prefix rel: <https://w3id.org/divkg/concept/relative/> .
+        <urn:r:money> a dk:Reading ; dk:system dk:LiuYao ; dk:line <urn:r:money:l1> .
+        <urn:r:money:l1> dk:relative rel:qicai .
+        <urn:r:none> a dk:Reading ; dk:system dk:LiuYao ; dk:line <urn:r:none:l1> .
+        <urn:r:none:l1> dk:relative rel:fumu .
+        """,
+        format=ox.RdfFormat.TURTLE,
+    )
+    found = {row["reading"].value for row in store.query(rule.query)}
+    assert found == {"urn:r:none"}
 
 
 # ── the schema (corpus/rules/rule.schema.json) ─────────────────────────────────────────────
