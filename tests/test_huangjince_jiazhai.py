@@ -348,6 +348,28 @@ def test_ghost_helped_by_moving_wealth(kg, moving_cai, ghost, fires):
 
 
 @pytest.mark.parametrize(
+    ("moving", "day_generates", "month_clashes", "fires"),
+    [(1, False, False, True), (0, True, False, True), (0, False, False, False), (1, True, True, False)],
+)
+def test_house_rises_when_a_pillar_or_a_moving_line_generates_it(
+    kg, moving, day_generates, month_clashes, fires
+):
+    """歲月日三破不臨宅爻，更逢三件動爻生宅爻，與財爻旺相有氣，為宅興財旺 (¶70): 三件 takes up the 歲月日, so a moving
+    line or the day generating the 宅 (二爻) is enough; three moving lines could never be, since lines generating
+    the 宅 share a 五行 and no hexagram has three lines of one 五行 (tests/test_liuyao_hexagrams.py)."""
+    body = "r:l2 dk:position 2 ; dk:element el:fire .\n" + "".join(
+        f"r:l{i} dk:position {i} ; dk:element el:wood ; dk:moving {str(n < moving).lower()} ; dk:sheng r:l2 .\n"
+        for n, i in enumerate((1, 4))
+    )
+    body += "r:l5 dk:position 5 ; dk:relative rel:qicai ; dk:seasonalState state:wang .\n"
+    body += "r:d dk:pillarKind pillar:day" + (" ; dk:sheng r:l2" if day_generates else "") + " .\n"
+    body += "r:m dk:pillarKind pillar:month" + (" ; dk:chong r:l2" if month_clashes else "") + " .\n"
+    links = "dk:line r:l1 , r:l2 , r:l4 , r:l5 ; dk:pillar r:d , r:m ; dk:entity r:l1 , r:l4 , r:d , r:m"
+    ids = "huangjince.jiazhai.house-rises"
+    assert fired(kg, chart("jiazhai", body, links), ids) == ({ids: {"applies"}} if fires else {})
+
+
+@pytest.mark.parametrize(
     ("star", "overcome", "fires"),
     [("sangmen", "r:n", True), ("diaoke", "r:n", True), ("tianxi", "r:n", False), ("sangmen", "r:l4", False)],
 )

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from kg.liuyao.hexagrams import HEXAGRAMS, TRIGRAMS, by_name, hexagram
@@ -81,3 +83,15 @@ def test_trigram_najia_rule() -> None:
 def test_liu_chong_and_liu_he_classes() -> None:
     assert {h.name for h in HEXAGRAMS if h.is_liu_chong} == LIU_CHONG
     assert {h.name for h in HEXAGRAMS if h.is_liu_he} == LIU_HE
+
+
+def test_no_hexagram_has_three_lines_of_one_element() -> None:
+    """Each half's 納甲 is three branches two apart, which always hold one of 辰戌丑未 and two other 五行,
+    so no hexagram has three lines of one 五行 (docs/liuyao-doctrine.md §7.3): 三五重 counts more than
+    the six lines, and ¶70's 三件動爻生宅爻 cannot mean three moving lines (they would share a 五行)."""
+    earth = set("辰戌丑未")
+    for h in HEXAGRAMS:
+        halves = (h.inner.inner_najia, h.outer.outer_najia)
+        assert all(sum(g.branch.char in earth for g in half) == 1 for half in halves), h.name
+        elements = Counter(g.branch.element for half in halves for g in half)
+        assert max(elements.values()) == 2, h.name
