@@ -117,3 +117,22 @@ def test_no_import_cycle():
         graph.add_edges_from((module_name(path), m) for m in imports(path) if m != module_name(path))
     assert ("kg.liuren.chart", "kg.liuren.keti") in graph.edges
     assert list(nx.simple_cycles(graph)) == []
+
+
+def test_kg_match_loads_the_chart_system_of_its_chart(built_graph, tmp_path):
+    """``kg match`` of a 六爻 chart in Turtle, in a fresh process, runs the 《黃金策》 procedures of the rules that
+    apply: ¶28 占貨物何時得價，以財臨五行斷 on 澤天夬 (坤宮, Earth), whose 財 is the Water 甲子, gives the winter months, the
+    month of 子 best."""
+    kg = [sys.executable, "-c", "from kg.cli import main; main()"]
+    chart = tmp_path / "guai.ttl"
+    cast = ["chart", "liuyao", "--pillars", "庚寅 戊寅 癸亥", "--lines", "977778", "--format", "turtle"]
+    chart.write_text(
+        subprocess.run(kg + cast, capture_output=True, text=True, check=True).stdout, encoding="utf-8"
+    )
+    match = ["match", str(chart), "--topic", "脫貨", "--graph", str(built_graph)]
+    result = subprocess.run(kg + match, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert (
+        "months: 水: 得價 in 十月 (亥), 十一月 (子), 十二月 (丑); best in the month of its own branch, 十一月 (子)"
+        in result.stdout
+    )

@@ -11,6 +11,7 @@ load 大六壬 (and ``--from FILE`` loads the system its record names, through :
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -19,12 +20,14 @@ import click
 from click.core import ParameterSource
 from rdflib import Graph
 
+from kg.compile import SYSTEMS
 from kg.errors import InputError
 from kg.match import KnowledgeGraph, Reading, retrieve
 from kg.paths import GRAPH
 from kg.record import build_id, cast, load_record, make_record, read, rerun, text_report
 from kg.report import render_json, render_text
 from kg.simplified import topic as user_topic
+from kg.vocabulary import DK
 
 COMMANDLINE = ParameterSource.COMMANDLINE
 
@@ -53,6 +56,9 @@ def load_chart(path: Path) -> Graph:
 def match_command(chart: Path, topic: str | None, fmt: str, engine: str, graph: Path) -> None:
     """Print every rule that applies to the chart in CHART (Turtle), with citations."""
     chart_graph = load_chart(chart)
+    for system, iri in SYSTEMS.items():  # its procedures (kg.registry), for the rules' outcome parameters
+        if (None, DK.system, iri) in chart_graph:
+            importlib.import_module(f"kg.{system}")
     topic_iri = str(user_topic(topic)) if topic else None
     results = retrieve(KnowledgeGraph.load(graph), Reading(chart_graph), topic_iri, engine)
     click.echo(render_json(results) if fmt == "json" else render_text(results))
