@@ -1170,6 +1170,19 @@ def test_daguo_shi_flies_into_the_house(kg):
     assert {"S": "line/4", "Z": "line/2"} in [{k: b[k] for k in ("S", "Z")} for b in found]
 
 
+@pytest.mark.parametrize(("lines", "fires"), [
+    ("777876", True),  # 水天需 (坤宮 游魂), line 6 戊子 財 moving: 戊戌 兄弟 below it, the 官鬼 甲寅 on line 2
+    ("877776", False),  # 澤風大過 (震宮 游魂), line 6 丁未 財 moving: the 官鬼 丁酉 below it, 辛酉 on line 3
+])  # fmt: skip
+def test_husband_parted_from_the_moving_wife(kg, lines, fires):
+    """夫隔妻爻，妻動在游魂世應之外，主他州人也: the moving 財 outside the 世 (line 4) and the 應 (line 1) of a 游魂
+    hexagram, and no 官鬼 next to it, a 官鬼 beside it being the paragraph's 相近 (男與財爻相近 … 近處就中); a 官鬼
+    parted from it elsewhere does not part the husband from the wife (second reading, round 23)."""
+    _, results = cast(kg, "庚寅 戊寅 癸亥", lines, "婚姻")
+    found = [(b["F"], b["G"]) for b in bound(results, LQ + "ta-zhou")]
+    assert found == ([("line/6", "line/2")] if fires else [])
+
+
 def test_qian_zhi_gen_shi_flies_into_the_house(kg):
     """如乾之艮卦，內卦甲寅木爻為宅，外卦丙寅爻持世: 乾 lines 1, 2, 4, 5 move; 艮's 世 (line 6) is 丙寅."""
     _, results = cast(kg, "庚寅 戊寅 癸亥", "997997", "家宅")

@@ -635,6 +635,40 @@ def test_shi_chi_kong_cai_lifts_both_verdicts_of_shi_lin_cai(kg):
     }
 
 
+@pytest.mark.parametrize(
+    ("body", "own"),
+    [
+        # the 世 on a 官鬼, which every 財 line generates (財必相生): ¶16's 生 of the 世
+        (
+            """r:s dk:role role:shi ; dk:relative rel:guangui ; dk:void {void} .
+               r:f dk:relative rel:qicai ; dk:sheng r:s .""",
+            ("gui-chi-shi", "shi-chi-kong-gui"),
+        ),
+        # the 世 on a 財 (¶16's 持世): no other 財 line generates, combines with or overcomes it (one element)
+        (
+            "r:s dk:role role:shi ; dk:relative rel:qicai ; dk:void {void} .",
+            ("shi-lin-cai", "shi-chi-kong-cai"),
+        ),
+    ],
+    ids=["guangui", "qicai"],
+)
+def test_void_shi_is_no_wealth_coming_to_me(kg, body, own):
+    """若遇空亡，乃是自不上前，遲疑退懶，故無成也，世持空財亦然: the void 世, on a 官鬼 that the 財 generates (財必相生)
+    or on a 財 (持世), fails the 財 that comes to it, which ¶16 judges 財來就我，必然易得; with the 世 not void, 財來就我
+    stands (second reading, round 23)."""
+    links = "dk:line r:s , r:f" if "r:f" in body else "dk:line r:s"
+    ids = ("cai-lai-jiu-wo", "shi-chi-kong-", "gui-chi-shi", "shi-lin-cai")
+    assert fired(kg, chart("qiucai", body.format(void="true"), links), *ids) == {
+        Q + "cai-lai-jiu-wo": {"overridden"},
+        Q + own[0]: {"overridden"},
+        Q + own[1]: {"applies"},
+    }
+    assert fired(kg, chart("qiucai", body.format(void="false"), links), *ids) == {
+        Q + "cai-lai-jiu-wo": {"applies"},
+        Q + own[0]: {"applies"},
+    }
+
+
 # ── 何日得財 (¶28): the day procedures on hand charts ───────────────────────────────────────
 
 
