@@ -21,10 +21,9 @@ from kg.validate import load_union, validate, validate_graph
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("build")
-    build(out)
-    return out
+def built(built_graph: Path) -> Path:
+    """The folder of the session's fresh build of the whole repository."""
+    return built_graph.parent
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +55,8 @@ def outputs(out: Path) -> dict[str, bytes]:
     return {name: (out / name).read_bytes() for name in ("kg.nq", "kg.ttl")}
 
 
-def test_failed_build_leaves_the_previous_one_intact(tmp_path):
-    build(tmp_path)
+def test_failed_build_leaves_the_previous_one_intact(two_builds, tmp_path):
+    build(tmp_path, two_builds[0])
     before = outputs(tmp_path)
     bad = tmp_path / "bad-rules"
     bad.mkdir()
