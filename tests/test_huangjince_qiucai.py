@@ -421,10 +421,10 @@ def test_xiong_lian_gui_ke(kg):
         Q + "xiong-lian-gui-ke": {"applies"},
         Q + "xiong-lian-gui-fu-dong": {"applies"},
     }
-    # a moving 子孫 overcomes the 官鬼: 救制
+    # a moving 子孫 overcomes the 官鬼: 救制, 庶幾無害, which lifts the quarrel too (second reading, round 25)
     rescued = father + "\nr:k dk:relative rel:zisun ; dk:moving true ; dk:ke r:c ."
     assert fired(kg, chart("qiucai", rescued, links), "xiong-lian-gui") == {
-        Q + "xiong-lian-gui-ke": {"applies"},
+        Q + "xiong-lian-gui-ke": {"overridden"},
         Q + "xiong-lian-gui-fu-dong": {"overridden"},
         Q + "xiong-lian-gui-jiu-zhi": {"applies"},
     }
@@ -438,6 +438,35 @@ def test_gui_hua_xiong_keeps_the_strike(kg, strikes, fires):
                r:s dk:role role:shi ; dk:relative rel:qicai ."""
     expected = {Q + "gui-hua-xiong": {"applies"}} if fires else {}
     assert fired(kg, chart("qiucai", body, "dk:line r:g , r:x , r:s"), "gui-hua-xiong") == expected
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "r:g dk:changesTo r:c . r:c dk:relative rel:xiongdi .",  # 鬼化兄
+        "r:x dk:relative rel:xiongdi ; dk:moving true .",  # 兄鬼皆動
+    ],
+)
+def test_gui_hua_xiong_carries_the_lawsuit_and_its_relief(kg, change):
+    """鬼化兄，或兄鬼皆動亦然, after 不惟無財，且有口舌。父爻更動，必訟於官，若有救制，庶幾無害: 亦然 carries each verdict
+    with the conditions it keeps (General 4, as ¶36 世應值空亦然): the 口舌; with a moving 父母 the lawsuit; with the
+    官鬼 checked, 庶幾無害 over both (second reading, round 25)."""
+    body = f"""r:g dk:relative rel:guangui ; dk:moving true ; dk:chong r:s .
+               {change}
+               r:s dk:role role:shi ; dk:relative rel:qicai ."""
+    links = "dk:line r:g , r:x , r:s , r:a , r:k ; dk:changedLine r:c ; dk:entity r:k"
+    assert fired(kg, chart("qiucai", body, links), "gui-hua-xiong") == {Q + "gui-hua-xiong": {"applies"}}
+    father = body + "\nr:a dk:relative rel:fumu ; dk:moving true ."
+    assert fired(kg, chart("qiucai", father, links), "gui-hua-xiong") == {
+        Q + "gui-hua-xiong": {"applies"},
+        Q + "gui-hua-xiong-fu-dong": {"applies"},
+    }
+    rescued = father + "\nr:k dk:relative rel:zisun ; dk:moving true ; dk:ke r:g ."
+    assert fired(kg, chart("qiucai", rescued, links), "gui-hua-xiong") == {
+        Q + "gui-hua-xiong": {"overridden"},
+        Q + "gui-hua-xiong-fu-dong": {"overridden"},
+        Q + "gui-hua-xiong-jiu-zhi": {"applies"},
+    }
 
 
 def test_cai_hua_gui_and_hua_kong(kg):
