@@ -409,24 +409,55 @@ def test_change_generating_the_shi(kg, moving, changed, shi, rule):
     assert fired(kg, chart("qiucai", body + "\nr:c dk:ke r:s .", links), rule) == {}
 
 
-def test_xiong_lian_gui_ke(kg):
-    """兄連鬼克，紛紛口舌難逃 … 父爻更動，必訟於官，若有救制，庶幾無害."""
-    body = """r:x dk:relative rel:xiongdi ; dk:moving true ; dk:changesTo r:c .
-              r:c dk:relative rel:guangui ; dk:ke r:s .
-              r:s dk:role role:shi ; dk:relative rel:qicai ."""
-    links = "dk:line r:x , r:s , r:a , r:k ; dk:changedLine r:c ; dk:entity r:k"
-    assert fired(kg, chart("qiucai", body, links), "xiong-lian-gui") == {Q + "xiong-lian-gui-ke": {"applies"}}
+@pytest.mark.parametrize(
+    ("body", "ghost", "quarrel", "lawsuit", "relief"),
+    [
+        (  # 兄連鬼克: the moving 兄弟 changing into a 官鬼 that overcomes the 世
+            """r:x dk:relative rel:xiongdi ; dk:moving true ; dk:changesTo r:c .
+               r:c dk:relative rel:guangui ; dk:ke r:s .""",
+            "r:c",
+            "xiong-lian-gui-ke",
+            "xiong-lian-gui-fu-dong",
+            "xiong-lian-gui-jiu-zhi",
+        ),
+        (  # 鬼化兄 … 亦然: the moving 官鬼 clashing the 世 changes into a 兄弟
+            """r:g dk:relative rel:guangui ; dk:moving true ; dk:chong r:s ; dk:changesTo r:c .
+               r:c dk:relative rel:xiongdi .""",
+            "r:g",
+            "gui-hua-xiong",
+            "gui-hua-xiong-fu-dong",
+            "gui-hua-xiong-jiu-zhi",
+        ),
+        (  # 或兄鬼皆動亦然: the moving 官鬼 clashing the 世 beside a moving 兄弟
+            """r:g dk:relative rel:guangui ; dk:moving true ; dk:chong r:s .
+               r:x dk:relative rel:xiongdi ; dk:moving true .""",
+            "r:g",
+            "gui-hua-xiong",
+            "gui-hua-xiong-fu-dong",
+            "gui-hua-xiong-jiu-zhi",
+        ),
+    ],
+    ids=["xiong-lian-gui-ke", "gui-hua-xiong", "xiong-gui-jie-dong"],
+)
+def test_quarrel_lawsuit_and_relief(kg, body, ghost, quarrel, lawsuit, relief):
+    """兄連鬼克，紛紛口舌難逃 … 不惟無財，且有口舌。父爻更動，必訟於官，若有救制，庶幾無害。鬼化兄，或兄鬼皆動亦然: the
+    口舌; with a moving 父母 the lawsuit too; with the 官鬼 overcome (救制), 庶幾無害 over both. 亦然 carries each verdict
+    with the conditions it keeps (General 4, as ¶36 世應值空亦然; second reading, round 25)."""
+    body += "\nr:s dk:role role:shi ; dk:relative rel:qicai ."
+    links = "dk:line r:g , r:x , r:s , r:a , r:k ; dk:changedLine r:c ; dk:entity r:k"
+    rules = relief.removesuffix("-jiu-zhi")
+    assert fired(kg, chart("qiucai", body, links), rules) == {Q + quarrel: {"applies"}}
     father = body + "\nr:a dk:relative rel:fumu ; dk:moving true ."
-    assert fired(kg, chart("qiucai", father, links), "xiong-lian-gui") == {
-        Q + "xiong-lian-gui-ke": {"applies"},
-        Q + "xiong-lian-gui-fu-dong": {"applies"},
+    assert fired(kg, chart("qiucai", father, links), rules) == {
+        Q + quarrel: {"applies"},
+        Q + lawsuit: {"applies"},
     }
-    # a moving 子孫 overcomes the 官鬼: 救制, 庶幾無害, which lifts the quarrel too (second reading, round 25)
-    rescued = father + "\nr:k dk:relative rel:zisun ; dk:moving true ; dk:ke r:c ."
-    assert fired(kg, chart("qiucai", rescued, links), "xiong-lian-gui") == {
-        Q + "xiong-lian-gui-ke": {"overridden"},
-        Q + "xiong-lian-gui-fu-dong": {"overridden"},
-        Q + "xiong-lian-gui-jiu-zhi": {"applies"},
+    # a moving 子孫 overcomes the 官鬼: 救制, 庶幾無害, which lifts the quarrel too
+    rescued = father + f"\nr:k dk:relative rel:zisun ; dk:moving true ; dk:ke {ghost} ."
+    assert fired(kg, chart("qiucai", rescued, links), rules) == {
+        Q + quarrel: {"overridden"},
+        Q + lawsuit: {"overridden"},
+        Q + relief: {"applies"},
     }
 
 
@@ -438,35 +469,6 @@ def test_gui_hua_xiong_keeps_the_strike(kg, strikes, fires):
                r:s dk:role role:shi ; dk:relative rel:qicai ."""
     expected = {Q + "gui-hua-xiong": {"applies"}} if fires else {}
     assert fired(kg, chart("qiucai", body, "dk:line r:g , r:x , r:s"), "gui-hua-xiong") == expected
-
-
-@pytest.mark.parametrize(
-    "change",
-    [
-        "r:g dk:changesTo r:c . r:c dk:relative rel:xiongdi .",  # 鬼化兄
-        "r:x dk:relative rel:xiongdi ; dk:moving true .",  # 兄鬼皆動
-    ],
-)
-def test_gui_hua_xiong_carries_the_lawsuit_and_its_relief(kg, change):
-    """鬼化兄，或兄鬼皆動亦然, after 不惟無財，且有口舌。父爻更動，必訟於官，若有救制，庶幾無害: 亦然 carries each verdict
-    with the conditions it keeps (General 4, as ¶36 世應值空亦然): the 口舌; with a moving 父母 the lawsuit; with the
-    官鬼 checked, 庶幾無害 over both (second reading, round 25)."""
-    body = f"""r:g dk:relative rel:guangui ; dk:moving true ; dk:chong r:s .
-               {change}
-               r:s dk:role role:shi ; dk:relative rel:qicai ."""
-    links = "dk:line r:g , r:x , r:s , r:a , r:k ; dk:changedLine r:c ; dk:entity r:k"
-    assert fired(kg, chart("qiucai", body, links), "gui-hua-xiong") == {Q + "gui-hua-xiong": {"applies"}}
-    father = body + "\nr:a dk:relative rel:fumu ; dk:moving true ."
-    assert fired(kg, chart("qiucai", father, links), "gui-hua-xiong") == {
-        Q + "gui-hua-xiong": {"applies"},
-        Q + "gui-hua-xiong-fu-dong": {"applies"},
-    }
-    rescued = father + "\nr:k dk:relative rel:zisun ; dk:moving true ; dk:ke r:g ."
-    assert fired(kg, chart("qiucai", rescued, links), "gui-hua-xiong") == {
-        Q + "gui-hua-xiong": {"overridden"},
-        Q + "gui-hua-xiong-fu-dong": {"overridden"},
-        Q + "gui-hua-xiong-jiu-zhi": {"applies"},
-    }
 
 
 def test_cai_hua_gui_and_hua_kong(kg):
