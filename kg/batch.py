@@ -32,13 +32,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
-from kg.build import SYSTEMS
 from kg.errors import InputError
 from kg.ganzhi import GanZhi
 from kg.match import KnowledgeGraph, Reading, retrieve_topics
 from kg.paths import GRAPH
 from kg.record import cast, given, input_values
 from kg.simplified import topic as user_topic
+from kg.vocabulary import SYSTEMS
 
 LINE_VALUES = "6789"
 """The values of a line: 老陰 6, 少陽 7, 少陰 8, 老陽 9."""

@@ -24,13 +24,13 @@ import click
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from kg.compile import KINDS, SYSTEMS, CompiledRule, RuleCompiler, Unencoded, template_id
+from kg.compile import KINDS, CompiledRule, RuleCompiler, Unencoded, template_id
 from kg.corpus import Segment, works
 from kg.errors import InputError
 from kg.liuyao.hexagrams import HEXAGRAMS
 from kg.match import INDEX_FILE, index_file
 from kg.paths import BUILD, RULES
-from kg.vocabulary import DK, PREFIXES, concept, vocabulary
+from kg.vocabulary import DK, PREFIXES, SYSTEMS, concept, vocabulary
 
 PROV = "http://www.w3.org/ns/prov#"
 OA = "http://www.w3.org/ns/oa#"

@@ -43,11 +43,9 @@ from rdflib import URIRef
 from kg.corpus import Paragraph, Segment, work, works
 from kg.errors import KgError
 from kg.paths import RULES
-from kg.vocabulary import DK, Fact, Vocabulary, curie, sparql_prefixes, vocabulary
+from kg.vocabulary import DK, SYSTEMS, Fact, Vocabulary, curie, sparql_prefixes, vocabulary
 
 SCHEMA = RULES / "rule.schema.json"
-SYSTEMS = {"liuyao": DK.LiuYao, "liuren": DK.LiuRen}
-"""The chart system of a work (catalogue ``system``) as the reading asserts it (dk:system)."""
 
 
 def _system_requirement(rule: CompiledRule) -> str:

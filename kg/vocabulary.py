@@ -20,6 +20,9 @@ from kg.paths import ONTOLOGY
 
 BASE = "https://w3id.org/divkg/"
 DK = Namespace(BASE)
+SYSTEMS = {"liuyao": DK.LiuYao, "liuren": DK.LiuRen}
+"""The chart systems by the name the commands and a work's catalogue entry (``system``) give them, as
+a reading asserts them (dk:system)."""
 CONCEPT = BASE + "concept/"
 SCHEME_NAMESPACES = {
     "stem": "stem",

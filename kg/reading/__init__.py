@@ -20,14 +20,13 @@ import click
 from click.core import ParameterSource
 from rdflib import Graph
 
-from kg.compile import SYSTEMS
 from kg.errors import InputError
 from kg.match import KnowledgeGraph, Reading, retrieve
 from kg.paths import GRAPH
 from kg.record import build_id, cast, load_record, make_record, read, rerun, text_report
 from kg.report import render_json, render_text
 from kg.simplified import topic as user_topic
-from kg.vocabulary import DK
+from kg.vocabulary import DK, SYSTEMS
 
 COMMANDLINE = ParameterSource.COMMANDLINE
 
