@@ -696,9 +696,24 @@ def _carriers(najia: tuple[GanZhi, ...]) -> dict[int | None, tuple[int, ...]]:
 BASES = (Basis.STEM, Basis.GROUP, Basis.MONTH, Basis.YEAR, Basis.YEAR_STEM)
 """The bases of the 神煞 tables, in the order of :func:`_shensha`'s keys."""
 
-StarRow = tuple[int, tuple[tuple[Stem | Branch, int | None], ...]]
+
+class _Hits(dict[tuple[tuple[int, ...], tuple[int, ...]], ShenShaHit]):
+    """The :class:`ShenShaHit` of one 神煞 table at one key, by the 本卦 and 變卦 positions carrying
+    its star: each made once, so charts share them."""
+
+    def __init__(self, table: StarTable, variant: str | None, key: Stem | Branch) -> None:
+        super().__init__()
+        value = table.values[key]
+        self.fields = (table.name, table.slug, variant, table.basis, key, () if value is None else (value,))
+
+    def __missing__(self, positions: tuple[tuple[int, ...], tuple[int, ...]]) -> ShenShaHit:
+        hit = self[positions] = ShenShaHit(*self.fields, *positions)
+        return hit
+
+
+StarRow = tuple[int, tuple[tuple[int | None, _Hits], ...]]
 """A 神煞 table as :func:`_shensha` reads it: the index of its basis in :data:`BASES`, and for each
-key of that basis the key and the :func:`_code` of the star there."""
+key of that basis the :func:`_code` of the star there and the table's :class:`_Hits` at that key."""
 
 
 @cache
@@ -719,27 +734,11 @@ def _tables(yang_ren: str, tian_xi: str) -> tuple[tuple[StarTable, str | None], 
 def _rows(yang_ren: str, tian_xi: str) -> tuple[StarRow, ...]:
     """The :data:`StarRow` of each of :func:`_tables`."""
     rows = []
-    for table, _ in _tables(yang_ren, tian_xi):
+    for table, variant in _tables(yang_ren, tian_xi):
         keys = Stem if table.basis is Basis.STEM or table.basis is Basis.YEAR_STEM else Branch
-        by_key = tuple((k, _code(v)) for k, v in zip(keys, table.values, strict=True))
+        by_key = tuple((_code(v), _Hits(table, variant, k)) for k, v in zip(keys, table.values, strict=True))
         rows.append((BASES.index(table.basis), by_key))
     return tuple(rows)
-
-
-@cache
-def _star_hit(
-    yang_ren: str,
-    tian_xi: str,
-    row: int,
-    key: Stem | Branch,
-    positions: tuple[int, ...],
-    changed: tuple[int, ...],
-) -> ShenShaHit:
-    """The :class:`ShenShaHit` of the ``row``-th table of :func:`_tables` at ``key`` (charts share them)."""
-    table, variant = _tables(yang_ren, tian_xi)[row]
-    value = table.values[key]
-    targets = () if value is None else (value,)
-    return ShenShaHit(table.name, table.slug, variant, table.basis, key, targets, positions, changed)
 
 
 @cache
@@ -755,9 +754,14 @@ def _noble_hit(table: str, stem: Stem, positions: tuple[int, ...], changed: tupl
     return ShenShaHit("天乙貴人", "tianyi", table, Basis.STEM, stem, noble, positions, changed)
 
 
+StarsByLine = list[list[str]]
+"""The names of the 神煞 each line carries, by position (index 0 unused)."""
+
+
 def _shensha(
     pillars: Pillars, options: Options, najia: tuple[GanZhi, ...], changed: tuple[GanZhi, ...]
-) -> tuple[ShenShaHit, ...]:
+) -> tuple[tuple[ShenShaHit, ...], StarsByLine, StarsByLine]:
+    """The 神煞 of a chart, and the names of those on each 本卦 and each 變卦 line."""
     base = pillars.day if options.shensha_base is ShenShaBase.DAY else pillars.year
     keys = (base.stem, base.branch, pillars.month.branch, pillars.year.branch, pillars.year.stem)
     here, there = _carriers(najia), _carriers(changed)
@@ -765,11 +769,19 @@ def _shensha(
     hits = [
         _noble_hit(options.noble, base.stem, _noble_positions(noble, najia), _noble_positions(noble, changed))
     ]
-    yang_ren, tian_xi = options.yang_ren, options.tian_xi
-    for row, (basis, by_key) in enumerate(_rows(yang_ren, tian_xi)):
-        key, code = by_key[keys[basis]]
-        hits.append(_star_hit(yang_ren, tian_xi, row, key, here.get(code, ()), there.get(code, ())))
-    return tuple(hits)
+    for basis, by_key in _rows(options.yang_ren, options.tian_xi):
+        code, made = by_key[keys[basis]]
+        hits.append(made[here.get(code, ()), there.get(code, ())])
+    line_stars: StarsByLine = [[] for _ in range(7)]
+    changed_stars: StarsByLine = [[] for _ in range(7)]
+    for hit in hits:
+        if hit.positions:
+            for p in hit.positions:
+                line_stars[p].append(hit.name)
+        if hit.changed_positions:
+            for p in hit.changed_positions:
+                changed_stars[p].append(hit.name)
+    return tuple(hits), line_stars, changed_stars
 
 
 PendingFrame = tuple[Element, tuple[int, ...], Branch, bool]
@@ -959,16 +971,9 @@ def cast_chart(
         raise InputError(f"line values {values!r}: expected six values 6–9, bottom → top")
     plan = _plan(values, options)
     month, day = pillars.month, pillars.day
-    shensha = _shensha(pillars, options, plan.najia, plan.changed_najia)
+    shensha, line_stars, changed_stars = _shensha(pillars, options, plan.najia, plan.changed_najia)
     standings = _standings(month.branch, day, options.changsheng)
     xun = day.xun_head
-    line_stars: list[list[str]] = [[] for _ in range(7)]
-    changed_stars: list[list[str]] = [[] for _ in range(7)]
-    for s in shensha:
-        for p in s.positions:
-            line_stars[p].append(s.name)
-        for p in s.changed_positions:
-            changed_stars[p].append(s.name)
 
     lines = []
     for i, ((fixed, branch, head, ghost), beast) in enumerate(
