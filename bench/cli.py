@@ -6,7 +6,7 @@ Each figure is the median of fresh processes, timed in the same run:
   import          ``import kg.reading.liuyao``: what ``kg reading liuyao`` loads before it runs (the
                   command of one system imports that chart system alone)
   reading         ``kg reading liuyao … --topic 遷移`` and ``kg reading liuren … --topic 婚姻`` on the build,
-                  which takes the rule index from the build's kg.index.json
+                  which takes the rule index from the build's kg.index.marshal
   no index        the same on a copy of kg.nq with no index beside it (the graph loaded into Oxigraph
                   and its rule index and provenance queried, as before the index was cached)
 

@@ -15,7 +15,7 @@ timing (kg.calendar keeps it per day, as a running process does). Stages of one 
 
 Next to it, on the same readings: the same reading through an rdflib Graph (chart_graph, then
 Reading of the graph), as Turtle and the Python API produce it; and the graph's load, from the
-build's cached index (kg.index.json) and from kg.nq with its rule index queried.
+build's cached index (kg.index.marshal) and from kg.nq with its rule index queried.
 
 Run from the repository root: python -m bench.reading [--readings 1000] [--graph build/kg.nq]
 """

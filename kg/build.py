@@ -1,5 +1,5 @@
 """``kg build``: ontology + corpus + rules → ``build/kg.nq`` (named graphs) and ``build/kg.ttl``,
-with the index retrieval reads from them cached beside them (``build/kg.index.json``, :mod:`kg.match`).
+with the index retrieval reads from them cached beside them (``build/kg.index.marshal``, :mod:`kg.match`).
 
 Output is deterministic (sorted N-Quads, no blank nodes) and written atomically: everything is
 compiled and serialised in memory first, then written to a new snapshot directory that one
@@ -332,7 +332,7 @@ def _adopt_plain_files(out: Path, names: list[str], umask: int) -> None:
         _point(out / name, f"{CURRENT}/{name}")
 
 
-def write_atomically(out: Path, files: dict[str, str]) -> None:
+def write_atomically(out: Path, files: dict[str, str | bytes]) -> None:
     """Write one build's files so that a reader sees all of the previous build or all of this one.
 
     The files go into a fresh snapshot directory ``out/.builds/build-…``; ``out/current`` is a
@@ -356,8 +356,11 @@ def write_atomically(out: Path, files: dict[str, str]) -> None:
     try:
         with _terminate_as_exception():
             os.chmod(stage, _mode(umask, directory=True))
-            for name, text in files.items():
-                (stage / name).write_text(text, encoding="utf-8")
+            for name, content in files.items():
+                if isinstance(content, bytes):
+                    (stage / name).write_bytes(content)
+                else:
+                    (stage / name).write_text(content, encoding="utf-8")
                 os.chmod(stage / name, _mode(umask))
             _point(out / CURRENT, f"{SNAPSHOTS}/{stage.name}")
     except BaseException:
@@ -365,6 +368,9 @@ def write_atomically(out: Path, files: dict[str, str]) -> None:
         raise
     for name in files:
         _point(out / name, f"{CURRENT}/{name}")
+    for link in out.iterdir():  # an older layout's files (kg.index.json), which this build does not have
+        if link.is_symlink() and link.name not in files and os.readlink(link).startswith(f"{CURRENT}/"):
+            link.unlink()
 
 
 @contextmanager

@@ -1,6 +1,7 @@
 """kg build / kg validate: deterministic, atomic, valid; bad input never damages a build."""
 
 import contextlib
+import marshal
 import os
 import signal
 import stat
@@ -17,6 +18,7 @@ from rdflib import URIRef
 from kg.build import build
 from kg.cli import main
 from kg.compile import RuleError
+from kg.match import INDEX_FILE
 from kg.validate import load_union, validate, validate_graph
 
 
@@ -51,8 +53,12 @@ def test_outputs_are_readable_like_any_written_file(built):
         assert stat.S_IMODE((built / name).stat().st_mode) == 0o666 & ~umask
 
 
-def outputs(out: Path) -> dict[str, bytes]:
-    return {name: (out / name).read_bytes() for name in ("kg.nq", "kg.ttl")}
+def outputs(out: Path) -> dict[str, object]:
+    """The graph files, and the index as the values it holds (marshal writes a frozenset in the
+    order of its hashes, which differ from one process to the next)."""
+    found: dict[str, object] = {name: (out / name).read_bytes() for name in ("kg.nq", "kg.ttl")}
+    found[INDEX_FILE] = marshal.loads((out / INDEX_FILE).read_bytes())
+    return found
 
 
 def test_failed_build_leaves_the_previous_one_intact(two_builds, tmp_path):
@@ -98,7 +104,7 @@ def consistent(out: Path, *builds: dict[str, bytes]) -> bool:
     return outputs(out) in builds
 
 
-@pytest.mark.parametrize("step", range(4))
+@pytest.mark.parametrize("step", range(5))
 def test_a_build_interrupted_at_any_step_leaves_one_whole_build(two_builds, tmp_path, monkeypatch, step):
     """The write phase is interrupted at its n-th file operation (a write, a link, a rename)."""
     a, b, built_a, built_b = two_builds
@@ -119,6 +125,7 @@ def test_a_build_interrupted_at_any_step_leaves_one_whole_build(two_builds, tmp_
     monkeypatch.setattr(module.os, "replace", interrupt(os.replace))
     monkeypatch.setattr(module.os, "symlink", interrupt(os.symlink))
     monkeypatch.setattr(Path, "write_text", interrupt(Path.write_text))
+    monkeypatch.setattr(Path, "write_bytes", interrupt(Path.write_bytes))
     with contextlib.suppress(KeyboardInterrupt):
         build(out, b)
     monkeypatch.undo()
@@ -127,6 +134,21 @@ def test_a_build_interrupted_at_any_step_leaves_one_whole_build(two_builds, tmp_
     build(out, b)
     assert outputs(out) == built_b
     assert len(snapshots(out)) == 2
+
+
+def test_a_link_of_an_older_layout_is_removed(two_builds, tmp_path):
+    """A build folder of the JSON index's days has a link build/kg.index.json → current/…: a new
+    build, which has no such file, removes it rather than leave it dangling."""
+    out = tmp_path / "out"
+    build(out, two_builds[0])
+    (out / "kg.index.json").symlink_to("current/kg.index.json")
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    build(out, two_builds[0])
+    assert not (out / "kg.index.json").is_symlink()
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert sorted(p.name for p in out.iterdir() if p.is_symlink()) == sorted(
+        ["current", "kg.nq", "kg.ttl", INDEX_FILE]
+    )
 
 
 @pytest.mark.parametrize(

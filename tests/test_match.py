@@ -1,7 +1,9 @@
 """Retrieval on hand-written charts: every construct, positive and negative, both engines."""
 
 import copy
+import marshal
 import random
+import shutil
 import textwrap
 from dataclasses import replace
 
@@ -476,3 +478,62 @@ def test_a_chain_of_exceptions_settles_in_any_order(kg):
             ("t.unless", "overridden"),
             ("t.but", "applies"),
         ], order
+
+
+def _state(kg: KnowledgeGraph) -> dict:
+    """What retrieval reads from a knowledge graph."""
+    return {
+        "rules": kg.rules,
+        "templates": kg.templates,
+        "joinable": kg.joinable,
+        "broader": kg.broader,
+        "topics": kg.topics,
+        "provenance": kg.provenance,
+        "quotes": kg.quotes,
+        "parameters": dict(kg.parameters),
+        "labels": kg.concept_labels(),
+        "relations": kg.relations,
+        "index": kg.index,
+        "unindexed": kg.unindexed,
+        "definitions": kg.definitions,
+    }
+
+
+def test_the_build_index_holds_what_the_graph_gives(built_graph, tmp_path):
+    """Loaded from the build's kg.index.marshal, the knowledge graph holds what the same kg.nq gives
+    without it (loaded into Oxigraph, its rules, provenance and labels queried and indexed)."""
+    cached = KnowledgeGraph.load(built_graph)
+    assert cached._store is None  # the index alone: the graph is not loaded
+    alone = tmp_path / "kg.nq"
+    shutil.copyfile(built_graph, alone)
+    queried = KnowledgeGraph.load(alone)
+    assert queried._store is not None
+    cached.load_provenance()
+    queried.load_provenance()
+    assert _state(cached) == _state(queried)
+    assert cached.rules
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda data: data | {"python": "cpython-27 marshal 2"},
+        lambda data: data | {"format": "divkg-index/3"},
+        lambda data: data | {"graphBytes": data["graphBytes"] + 1},
+        lambda data: data | {"rule_fields": data["rule_fields"][::-1]},
+        lambda data: b"not marshal data",
+        lambda data: marshal.dumps(data)[:1000],
+        lambda data: ["a list"],
+    ],
+    ids=["other-python", "other-format", "other-graph", "other-fields", "garbage", "truncated", "not-a-dict"],
+)
+def test_an_index_not_written_for_this_graph_is_not_used(built_graph, tmp_path, spoil):
+    """An index of another interpreter, layout or graph, or a damaged one, is passed over: the graph
+    is loaded and queried instead, and gives the same rules."""
+    shutil.copyfile(built_graph, tmp_path / "kg.nq")
+    data = marshal.loads((built_graph.resolve().parent / match.INDEX_FILE).read_bytes())
+    spoilt = spoil(data)
+    (tmp_path / match.INDEX_FILE).write_bytes(spoilt if isinstance(spoilt, bytes) else marshal.dumps(spoilt))
+    kg = KnowledgeGraph.load(tmp_path / "kg.nq")
+    assert kg._store is not None
+    assert kg.rules == KnowledgeGraph.load(built_graph).rules
