@@ -70,9 +70,8 @@ def find_work(text: str) -> Work:
 
 def narrower_topics(text: str) -> set[URIRef]:
     """The topic named ``text`` and every topic narrower than it."""
-    vocab = vocabulary()
-    top = vocab.topic(text)
-    return {t for t in vocab.concepts(DK.TopicScheme) if top in vocab.broader_closure(t)}
+    tree = vocabulary().topic_tree
+    return tree.narrower(tree.topic(text))
 
 
 def polarity(text: str) -> URIRef:

@@ -10,7 +10,7 @@ import click
 from rdflib import Graph, URIRef
 
 from kg.errors import KgError
-from kg.vocabulary import topic_vocabulary
+from kg.vocabulary import topic_tree
 
 T = TypeVar("T")
 CONTROL = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
@@ -62,7 +62,7 @@ def print_chart(
     its exit code."""
     try:
         chart = cast()
-        concept = topic_vocabulary().topic(topic) if topic is not None else None
+        concept = topic_tree().topic(topic) if topic is not None else None
         if output == "text":
             click.echo(text(chart))
         elif output == "json":

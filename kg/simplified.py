@@ -15,7 +15,7 @@ import opencc
 from rdflib import URIRef
 
 from kg.errors import InputError
-from kg.vocabulary import topic_vocabulary
+from kg.vocabulary import topic_tree
 
 
 @cache
@@ -35,12 +35,12 @@ def say_converted(typed: str, converted: str) -> None:
 def topic(text: str) -> URIRef:
     """The topic a user named, in traditional or simplified characters."""
     try:
-        return topic_vocabulary().topic(text)
+        return topic_tree().topic(text)
     except InputError:
         converted = traditional(text)
         if converted == text:
             raise
-        found = topic_vocabulary().topic(converted)
+        found = topic_tree().topic(converted)
         say_converted(text, converted)
         return found
 

@@ -72,17 +72,25 @@ def test_a_simplified_search_term_finds_the_traditional_text(built_graph):
 def test_the_topic_files_hold_the_whole_topic_tree():
     """Naming a topic reads only the files that name dk:TopicScheme: they give every topic the whole
     ontology has, under the same names (label, variants, slug), with the same broader topics."""
+    from rdflib import Literal
     from rdflib.namespace import SKOS
 
-    from kg.vocabulary import DK, Vocabulary, load_graph, topic_files, vocabulary
+    from kg.vocabulary import DK, read_topic_tree, topic_files, vocabulary
 
-    whole, topics = vocabulary(), Vocabulary(load_graph(topic_files()))
-    assert topics.resolve(DK.TopicScheme, "家宅") == whole.resolve(DK.TopicScheme, "宅")
+    whole, topics = vocabulary(), read_topic_tree(topic_files())
+    assert topics == whole.topic_tree
+    assert topics.resolve("家宅") == whole.resolve(DK.TopicScheme, "宅")
     assert topics.topic("家宅/棟梁") == topics.topic("dongliang") == whole.topic("棟樑")
     names = whole._labels[DK.TopicScheme]
-    assert topics._labels[DK.TopicScheme] == names
+    assert {name: set(found) for name, found in topics.names.items()} == {
+        name: set(found) for name, found in names.items()
+    }
     for concept in {c for found in names.values() for c in found}:
-        assert topics.broader_closure(concept) == whole.broader_closure(concept)
-        assert set(topics.graph.objects(concept, SKOS.prefLabel)) == set(
-            whole.graph.objects(concept, SKOS.prefLabel)
-        )
+        assert topics.labels[concept] == whole.label(concept)
+        up = whole.graph.value(concept, SKOS.broader)
+        assert topics.broader.get(concept) == up
+    assert topics.scheme_name == next(
+        str(o)
+        for o in whole.graph.objects(DK.TopicScheme, SKOS.prefLabel)
+        if isinstance(o, Literal) and o.language == "en"
+    )
