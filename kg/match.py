@@ -785,6 +785,28 @@ def _held(requires: Requirements, entities, reading_facts) -> bool:
     return True
 
 
+GROUP_TOKEN = re.compile(r"FILTER NOT EXISTS \{|\{|\}|\?_c\d+\b")
+
+
+@cache
+def batchable(template: str) -> bool:
+    """Whether the template's rules may run as one query, their constants in a VALUES block
+    (:func:`batched_query`), with the solutions each rule's own query has. VALUES at the head of
+    the pattern joins with it; a FILTER NOT EXISTS of that pattern sees its solutions, the
+    constants included, but one in a UNION branch or in another NOT EXISTS is evaluated before the
+    join, where a constant it tests is still unbound (and so matches anything)."""
+    open_groups: list[bool] = []  # for each open group: is it a FILTER NOT EXISTS?
+    for token in GROUP_TOKEN.findall(template):
+        if token == "}":
+            open_groups.pop()
+        elif token.startswith("?"):
+            if any(open_groups[2:]) or (len(open_groups) > 2 and open_groups[1]):
+                return False
+        else:
+            open_groups.append(token != "{")
+    return True
+
+
 def batched_query(template: str, rows: list[tuple[str, str]]) -> str:
     """The template with its rules' constants in a VALUES block: one query for many rules."""
     width = len(rows[0][1].split()) if rows[0][1] else 0
@@ -837,11 +859,11 @@ def _run_template(kg: KnowledgeGraph, reading: Reading, template: str, members: 
             for rule in by_arguments.get(key, ()):
                 yield rule, row
         return
-    if len(members) == 1:
-        (rule,) = members
-        for row in reading.select(concrete_query(text, rule.arguments), engine):
-            row.pop("reading", None)
-            yield rule, row
+    if len(members) == 1 or not batchable(text):
+        for rule in members:
+            for row in reading.select(concrete_query(text, rule.arguments), engine):
+                row.pop("reading", None)
+                yield rule, row
         return
     query = batched_query(text, [(r.iri, r.arguments) for r in members])
     for row in reading.select(declarations(text) + query, engine):

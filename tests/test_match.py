@@ -420,6 +420,37 @@ def test_queries_run_without_the_reading_and_system_patterns(built_graph, monkey
     assert any(any(by.values()) for by in found)
 
 
+def test_rules_of_one_template_find_what_their_own_queries_find(built_graph):
+    """Rules of one template run as one query, their constants in a VALUES block, only where that
+    finds what each rule's own query finds. 世在外卦 of 《黃金策》 宅 tests its last constant (a line
+    position) in a NOT EXISTS of a UNION branch, where a VALUES binding is not yet seen: run as one
+    query, six rules differing in that constant alone would all lose that branch's solutions."""
+    kg = KnowledgeGraph.load(built_graph)
+    rule = kg.rules[RULE + "huangjince.jiazhai.shi-outer-house.still"]
+    *head, _ = rule.arguments.split()
+    variants = [
+        replace(rule, iri=f"{rule.iri}/at/{p}", arguments=" ".join([*head, str(p)])) for p in range(1, 7)
+    ]
+    kg.rules.update({v.iri: v for v in variants})
+    assert not match.batchable(match.unanchored(kg.templates[rule.template]))
+    rng = random.Random(20261203)
+    second_branch = 0
+    for _ in range(300):
+        pillars = Pillars(*(GanZhi.from_index(rng.randrange(60)) for _ in range(4)))
+        cast = cast_chart(pillars, tuple(rng.choice((6, 7, 8, 9)) for _ in range(6)))
+        reading = Reading(liuyao_facts.chart_facts(cast, liuyao_facts.reading_iri(cast)))
+        retrieve(kg, reading, rule.topic)  # the topic's definitions give the 宅 its role
+
+        def found(rules: list, reading: Reading = reading) -> list:
+            runs = match._run_template(kg, reading, rule.template, rules, "oxigraph")
+            return sorted((r.iri, sorted(row.items())) for r, row in runs)
+
+        alone = sorted(x for v in variants for x in found([v]))
+        assert found(variants) == alone
+        second_branch += sum("W" in dict(row) for _, row in alone)
+    assert second_branch > 0
+
+
 def test_a_rule_without_its_system_is_refused(built_graph):
     kg = KnowledgeGraph.load(built_graph)
     iri, rule = next((i, r) for i, r in kg.rules.items() if r.template)
