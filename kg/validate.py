@@ -134,12 +134,16 @@ def _hand_over(data: Graph, shapes: Graph, shapes_path: Path) -> None:
     _job = (data, shapes, shapes_path)
 
 
-def _in_worker(shape: URIRef) -> tuple[bool, set[Violation]]:
+ShapeRun = tuple[str, bool, set[Violation]]
+"""A targeted shape's name, whether the data conforms to it, and its violations."""
+
+
+def _in_worker(shape: URIRef) -> ShapeRun:
     assert _job is not None
     return _run_shape(*_job, shape)
 
 
-def _run_shape(data: Graph, shapes: Graph, shapes_path: Path, shape: URIRef) -> tuple[bool, set[Violation]]:
+def _run_shape(data: Graph, shapes: Graph, shapes_path: Path, shape: URIRef) -> ShapeRun:
     """``data`` against one targeted shape: every shape stays defined (for sh:node references),
     the targets of the others are left out."""
     one = Graph()
@@ -159,7 +163,7 @@ def _run_shape(data: Graph, shapes: Graph, shapes_path: Path, shape: URIRef) -> 
         )
         for r in results.subjects(SH.focusNode, None)
     }
-    return bool(conforms), violations
+    return curie(str(shape)), bool(conforms), violations
 
 
 def validate_graph(
@@ -178,14 +182,15 @@ def validate_graph(
                     workers, initializer=_hand_over, initargs=(data, shapes, shapes_path)
                 )
             )
-            runs: Iterable[tuple[bool, set[Violation]]] = pool.imap_unordered(_in_worker, targeted)
+            runs: Iterable[ShapeRun] = pool.imap_unordered(_in_worker, targeted)
         else:
             runs = (_run_shape(data, shapes, shapes_path, shape) for shape in targeted)
         bar = stack.enter_context(
             tqdm(runs, total=len(targeted), desc="shapes", unit=" shape", disable=None, leave=False)
         )
         conforms, violations = True, set()
-        for shape_conforms, shape_violations in bar:
+        for name, shape_conforms, shape_violations in bar:
+            bar.set_postfix_str(name)  # the shape just run
             conforms &= shape_conforms
             violations |= shape_violations
     return Report(conforms, tuple(sorted(violations, key=str)))
