@@ -25,7 +25,7 @@ from kg.vocabulary import DK, curie
 SH = Namespace("http://www.w3.org/ns/shacl#")
 TARGETS = (SH.targetClass, SH.targetNode, SH.targetSubjectsOf, SH.targetObjectsOf, SH.target)
 """The SHACL target predicates: :func:`validate_graph` runs one targeted shape at a time by
-keeping the targets of that shape only (every shape stays defined, for sh:node references)."""
+keeping the targets of that shape only (every shape stays defined, since a shape may refer to another)."""
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 PROGRESS_STEP = 10_000
 WORKERS = os.cpu_count() or 1
@@ -144,7 +144,7 @@ def _in_worker(shape: URIRef) -> ShapeRun:
 
 
 def _run_shape(data: Graph, shapes: Graph, shapes_path: Path, shape: URIRef) -> ShapeRun:
-    """``data`` against one targeted shape: every shape stays defined (for sh:node references),
+    """``data`` against one targeted shape: every shape stays defined (a shape may refer to another),
     the targets of the others are left out."""
     one = Graph()
     for triple in shapes:

@@ -132,28 +132,33 @@ def defects(g: Graph) -> list[Defect]:
     defect("RuleShape", None, "or", r, drop(r, dk("reason"), dk("query")))
 
     # the quote at its offsets: a changed quote, and a span running past its paragraph's end
+    def rule_of(anchor: URIRef) -> URIRef:
+        return URIRef(anchor.rsplit("/anchor/", 1)[0])
+
+    def ends_its_paragraph(anchor: URIRef) -> bool:
+        end = g.value(URIRef(f"{anchor}/position"), oa("end"))
+        return end.toPython() == g.value(g.value(anchor, dk("paragraph")), dk("end")).toPython()
+
     a = pick.anchor()
     defect(
         "QuoteAtItsPlaceShape",
         "dk:anchor",
         "maxCount",
-        URIRef(a.rsplit("/anchor/", 1)[0]),
+        rule_of(a),
         set_(URIRef(f"{a}/quote"), oa("exact"), Literal("支來生日則易。")),
     )
     last = next(
         a
         for a in sorted(g.subjects(dk("paragraph"), None))
-        if (para := g.value(a, dk("paragraph")), position := URIRef(f"{a}/position"))
-        and g.value(position, oa("end")).toPython() == g.value(para, dk("end")).toPython()
-        and URIRef(a.rsplit("/anchor/", 1)[0]) not in pick.used
+        if rule_of(a) not in pick.used and ends_its_paragraph(a)
     )
-    pick.used.add(URIRef(last.rsplit("/anchor/", 1)[0]))
+    pick.used.add(rule_of(last))
     end = g.value(URIRef(f"{last}/position"), oa("end")).toPython()
     defect(
         "QuoteAtItsPlaceShape",
         "dk:anchor",
         "maxCount",
-        URIRef(last.rsplit("/anchor/", 1)[0]),
+        rule_of(last),
         set_(URIRef(f"{last}/position"), oa("end"), Literal(end + 3)),
     )
 
@@ -202,47 +207,40 @@ def defects(g: Graph) -> list[Defect]:
     defect("TextOnlyShape", "dk:reason", "class", r, set_(r, dk("reason"), yiyin))
 
     # anchors and outcomes
-    a = pick.anchor()
-    defect("AnchorShape", "oa:hasSource", "minCount", a, drop(a, oa("hasSource")))
-    a = pick.anchor()
-    defect("AnchorShape", "oa:hasSource", "class", a, set_(a, oa("hasSource"), a_topic))
-    a = pick.anchor()
-    defect("AnchorShape", "dk:paragraph", "minCount", a, drop(a, dk("paragraph")))
-    a = pick.anchor()
-    defect("AnchorShape", "dk:paragraph", "maxCount", a, add(a, dk("paragraph"), dk("source/yiyin/zh/1")))
-    a = pick.anchor()
-    defect("AnchorShape", "dk:paragraph", "class", a, set_(a, dk("paragraph"), yiyin))
-    a = pick.anchor()
-    defect("AnchorShape", "oa:hasSelector/oa:exact", "minCount", a, drop(URIRef(f"{a}/quote"), oa("exact")))
-    a = pick.anchor()
-    defect(
-        "AnchorShape",
-        "oa:hasSelector/oa:exact",
-        "maxCount",
-        a,
-        add(URIRef(f"{a}/position"), oa("exact"), Literal("又一句。")),
-    )
-    for end in ("start", "end"):
-        a = pick.anchor()
-        defect(
-            "AnchorShape", f"oa:hasSelector/oa:{end}", "minCount", a, drop(URIRef(f"{a}/position"), oa(end))
-        )
-        a = pick.anchor()
-        defect(
-            "AnchorShape",
-            f"oa:hasSelector/oa:{end}",
+    anchor_defects: list[tuple[str, str, Callable[[URIRef], Callable[[Graph], object]]]] = [
+        ("oa:hasSource", "minCount", lambda a: drop(a, oa("hasSource"))),
+        ("oa:hasSource", "class", lambda a: set_(a, oa("hasSource"), a_topic)),
+        ("dk:paragraph", "minCount", lambda a: drop(a, dk("paragraph"))),
+        ("dk:paragraph", "maxCount", lambda a: add(a, dk("paragraph"), dk("source/yiyin/zh/1"))),
+        ("dk:paragraph", "class", lambda a: set_(a, dk("paragraph"), yiyin)),
+        ("oa:hasSelector/oa:exact", "minCount", lambda a: drop(URIRef(f"{a}/quote"), oa("exact"))),
+        (
+            "oa:hasSelector/oa:exact",
             "maxCount",
-            a,
-            add(URIRef(f"{a}/quote"), oa(end), Literal(0)),
-        )
+            lambda a: add(URIRef(f"{a}/position"), oa("exact"), Literal("又一句。")),
+        ),
+    ]
+    for end in ("start", "end"):
+        anchor_defects += [
+            (
+                f"oa:hasSelector/oa:{end}",
+                "minCount",
+                lambda a, end=end: drop(URIRef(f"{a}/position"), oa(end)),
+            ),
+            (
+                f"oa:hasSelector/oa:{end}",
+                "maxCount",
+                lambda a, end=end: add(URIRef(f"{a}/quote"), oa(end), Literal(0)),
+            ),
+            (
+                f"oa:hasSelector/oa:{end}",
+                "datatype",
+                lambda a, end=end: set_(URIRef(f"{a}/position"), oa(end), Literal("12")),
+            ),
+        ]
+    for p, constraint, make in anchor_defects:
         a = pick.anchor()
-        defect(
-            "AnchorShape",
-            f"oa:hasSelector/oa:{end}",
-            "datatype",
-            a,
-            set_(URIRef(f"{a}/position"), oa(end), Literal("12")),
-        )
+        defect("AnchorShape", p, constraint, a, make(a))
     o = URIRef(f"{pick(dk('JudgementRule'))}/outcome")
     defect("OutcomeShape", "dk:gloss", "minCount", o, drop(o, dk("gloss")))
 
