@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from enum import IntEnum, StrEnum
 from functools import cache, lru_cache
+from itertools import chain
 from typing import TypeVar
 
 from kg.calendar import CalendarRecord, Pillars, ZiHourRule, given_pillars, parse_moment, pillars_at
@@ -719,7 +720,8 @@ key of that basis the :func:`_code` of the star there and the table's :class:`_H
 @cache
 def _tables(yang_ren: str, tian_xi: str) -> tuple[tuple[StarTable, str | None], ...]:
     """The 神煞 tables a chart reads under these table variants, in the order of :attr:`Chart.shensha`
-    after the 天乙貴人, with the variant each one records."""
+    after the 天乙貴人, with the variant each one records; grouped by basis in the order of
+    :data:`BASES`, since a chart joins its stars basis by basis."""
     return (
         (LU, None),
         (YANG_REN[yang_ren], yang_ren),
@@ -754,34 +756,76 @@ def _noble_hit(table: str, stem: Stem, positions: tuple[int, ...], changed: tupl
     return ShenShaHit("天乙貴人", "tianyi", table, Basis.STEM, stem, noble, positions, changed)
 
 
-StarsByLine = list[list[str]]
+StarsOnLines = tuple[tuple[str, ...], ...]
 """The names of the 神煞 each line carries, by position (index 0 unused)."""
+
+StarGroup = tuple[tuple[ShenShaHit, ...], StarsOnLines, StarsOnLines]
+"""The 神煞 of the tables of one basis at one key on one cast: their hits, in the order of
+:func:`_tables`, and the names of those on each 本卦 and each 變卦 line."""
+
+_SHARED: dict[tuple, tuple] = {}
+"""Each distinct tuple of names or :data:`StarsOnLines` made, so that plans share them."""
+
+
+def _on_lines(hits: list[ShenShaHit], changed: bool) -> StarsOnLines:
+    """The names of ``hits`` on each 本卦 line, or on each 變卦 line if ``changed``."""
+    lines: list[list[str]] = [[] for _ in range(7)]
+    for hit in hits:
+        for p in hit.changed_positions if changed else hit.positions:
+            lines[p].append(hit.name)
+    found = tuple(_SHARED.setdefault(names, names) for names in map(tuple, lines))
+    return _SHARED.setdefault(found, found)
+
+
+class _StarGroups(dict[Stem | Branch, StarGroup]):
+    """The :data:`StarGroup` of one basis of :data:`BASES` on one cast, by key, each made once
+    (the 天乙貴人 go with the day-stem basis, which is the first)."""
+
+    __slots__ = ("basis", "changed", "najia", "options")
+
+    def __init__(
+        self, basis: int, options: Options, najia: tuple[GanZhi, ...], changed: tuple[GanZhi, ...]
+    ) -> None:
+        super().__init__()
+        self.basis, self.options, self.najia, self.changed = basis, options, najia, changed
+
+    def __missing__(self, key: Stem | Branch) -> StarGroup:
+        options, najia, changed = self.options, self.najia, self.changed
+        here, there = _carriers(najia), _carriers(changed)
+        hits = []
+        if self.basis == 0:
+            noble = NOBLE_TABLES[options.noble].day_night[key]  # type: ignore[index]
+            positions = (_noble_positions(noble, najia), _noble_positions(noble, changed))
+            hits.append(_noble_hit(options.noble, key, *positions))  # type: ignore[arg-type]
+        for basis, by_key in _rows(options.yang_ren, options.tian_xi):
+            if basis == self.basis:
+                code, made = by_key[key]
+                hits.append(made[here.get(code, ()), there.get(code, ())])
+        group = (tuple(hits), _on_lines(hits, False), _on_lines(hits, True))
+        group = self[key] = _SHARED.setdefault(group, group)
+        return group
+
+
+def _star_groups(
+    options: Options, najia: tuple[GanZhi, ...], changed: tuple[GanZhi, ...]
+) -> tuple[_StarGroups, ...]:
+    """The :class:`_StarGroups` of a cast, one per basis of :data:`BASES`."""
+    return tuple(_StarGroups(basis, options, najia, changed) for basis in range(len(BASES)))
 
 
 def _shensha(
-    pillars: Pillars, options: Options, najia: tuple[GanZhi, ...], changed: tuple[GanZhi, ...]
-) -> tuple[tuple[ShenShaHit, ...], StarsByLine, StarsByLine]:
+    pillars: Pillars, options: Options, groups: tuple[_StarGroups, ...]
+) -> tuple[tuple[ShenShaHit, ...], StarsOnLines, StarsOnLines]:
     """The 神煞 of a chart, and the names of those on each 本卦 and each 變卦 line."""
     base = pillars.day if options.shensha_base is ShenShaBase.DAY else pillars.year
     keys = (base.stem, base.branch, pillars.month.branch, pillars.year.branch, pillars.year.stem)
-    here, there = _carriers(najia), _carriers(changed)
-    noble = NOBLE_TABLES[options.noble].day_night[base.stem]
-    hits = [
-        _noble_hit(options.noble, base.stem, _noble_positions(noble, najia), _noble_positions(noble, changed))
-    ]
-    for basis, by_key in _rows(options.yang_ren, options.tian_xi):
-        code, made = by_key[keys[basis]]
-        hits.append(made[here.get(code, ()), there.get(code, ())])
-    line_stars: StarsByLine = [[] for _ in range(7)]
-    changed_stars: StarsByLine = [[] for _ in range(7)]
-    for hit in hits:
-        if hit.positions:
-            for p in hit.positions:
-                line_stars[p].append(hit.name)
-        if hit.changed_positions:
-            for p in hit.changed_positions:
-                changed_stars[p].append(hit.name)
-    return tuple(hits), line_stars, changed_stars
+    found = [stars[key] for stars, key in zip(groups, keys, strict=True)]
+    hits, here, there = zip(*found, strict=True)
+    return (
+        tuple(chain.from_iterable(hits)),
+        tuple(a + b + c + d + e for a, b, c, d, e in zip(*here, strict=True)),
+        tuple(a + b + c + d + e for a, b, c, d, e in zip(*there, strict=True)),
+    )
 
 
 PendingFrame = tuple[Element, tuple[int, ...], Branch, bool]
@@ -866,12 +910,14 @@ class _Plan:
     chong_to_he: bool
     he_to_chong: bool
     frames: tuple[HarmonyFrame | PendingFrame, ...]
+    stars: tuple[_StarGroups, ...]
+    """The 神煞 of the cast at each key of each basis, filled as charts ask for them."""
 
 
 @lru_cache(maxsize=4096)
 def _plan(values: tuple[int, ...], options: Options) -> _Plan:
     """The :class:`_Plan` of a cast under ``options``, kept for the 4,096 casts of one set of options
-    (about 33 MB)."""
+    (about 35 MB, and 65 MB once their 神煞 are asked at every key)."""
     original = hexagram(tuple(v % 2 for v in values))
     moving = tuple(v in (6, 9) for v in values)
     changed = (
@@ -951,6 +997,7 @@ def _plan(values: tuple[int, ...], options: Options) -> _Plan:
         chong_to_he=bool(changed) and original.is_liu_chong and changed.is_liu_he,  # type: ignore[union-attr]
         he_to_chong=bool(changed) and original.is_liu_he and changed.is_liu_chong,  # type: ignore[union-attr]
         frames=frames,
+        stars=_star_groups(options, najia, changed_najia),
     )
 
 
@@ -971,7 +1018,7 @@ def cast_chart(
         raise InputError(f"line values {values!r}: expected six values 6–9, bottom → top")
     plan = _plan(values, options)
     month, day = pillars.month, pillars.day
-    shensha, line_stars, changed_stars = _shensha(pillars, options, plan.najia, plan.changed_najia)
+    shensha, line_stars, changed_stars = _shensha(pillars, options, plan.stars)
     standings = _standings(month.branch, day, options.changsheng)
     xun = day.xun_head
 
@@ -982,7 +1029,7 @@ def cast_chart(
         values_ = fixed | standings[branch][2 if plan.moving[i] else 1]
         values_["in_xun"] = head == xun
         values_["beast"] = beast
-        values_["shensha"] = tuple(line_stars[i + 1])
+        values_["shensha"] = line_stars[i + 1]
         values_["ghost_tomb"] = ghost is not None and (ghost[0] == day.branch or ghost[0] in ghost[1])
         lines.append(_frozen(Line, values_))
 
@@ -990,7 +1037,7 @@ def cast_chart(
     for i, (fixed, branch, head) in enumerate(plan.changed_lines):
         values_ = fixed | standings[branch][4 if plan.moving[i] else 3]
         values_["in_xun"] = head == xun
-        values_["shensha"] = tuple(changed_stars[i + 1])
+        values_["shensha"] = changed_stars[i + 1]
         changed_lines.append(_frozen(ChangedLine, values_))
 
     hidden_lines = []
